@@ -1,0 +1,137 @@
+"""The `assistant` command line: ingest, policies, remove, ask."""
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from assistant.config import Settings
+from assistant.errors import AssistantError
+from assistant.render import print_error, render_answer, render_policies
+
+app = typer.Typer(
+    help="Ask questions about privacy policies and get answers quoted and cited from the policy.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _friendly_errors(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn expected failures into a one-line message on stderr and a non-zero exit."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except AssistantError as error:
+            print_error(err_console, str(error))
+            raise typer.Exit(code=2) from None
+        except KeyboardInterrupt:
+            print_error(err_console, "interrupted; the store is unchanged.")
+            raise typer.Exit(code=130) from None
+
+    return wrapper
+
+
+def _assistant(max_size: int | None = None):
+    from assistant.engine import Assistant  # heavy imports only for commands that need them
+
+    settings = Settings.from_env()
+    if max_size is not None:
+        settings = Settings(home=settings.home, max_bytes=max_size, silence_threshold=settings.silence_threshold)
+    return Assistant(settings)
+
+
+@app.command()
+@_friendly_errors
+def ingest(
+    path: Annotated[Path, typer.Argument(help="Policy file: .html, .htm, .md or .txt.")],
+    name: Annotated[Optional[str], typer.Option(help="Name to store it under (default: the file name).")] = None,
+    max_size: Annotated[Optional[int], typer.Option(help="Largest file accepted, in bytes (default 10 MB).")] = None,
+) -> None:
+    """Store a policy (a new version if its content changed) and index its sentences."""
+    assistant = _assistant(max_size)
+    with Progress(
+        TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=err_console, transient=True,
+    ) as bar:
+        task = bar.add_task("parsing", total=None)
+
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=stage, completed=done, total=total)
+
+        result = assistant.ingest(path, name=name, progress=progress)
+    version = result.version
+    if result.unchanged:
+        console.print(f"{version.name}: unchanged (identical to version {version.version}); nothing to do.")
+    else:
+        console.print(
+            f"Ingested {version.name} version {version.version}: {version.n_sections} sections, "
+            f"{version.n_sentences} sentences in {result.seconds:.1f} s."
+        )
+
+
+@app.command()
+@_friendly_errors
+def policies() -> None:
+    """List the stored policies."""
+    summaries = _assistant().policies()
+    if not summaries:
+        console.print("No policies stored yet: add one with `assistant ingest PATH`.")
+        return
+    console.print(render_policies(summaries))
+
+
+@app.command()
+@_friendly_errors
+def remove(name: Annotated[str, typer.Argument(help="Policy name.")]) -> None:
+    """Delete a stored policy and all its versions."""
+    removed = _assistant().remove(name)
+    console.print(f"Removed {name} ({removed} version{'s' if removed != 1 else ''}).")
+
+
+@app.command()
+@_friendly_errors
+def ask(
+    question: Annotated[str, typer.Argument(help="Your question, in plain English.")],
+    policy: Annotated[Optional[str], typer.Option(help="Policy name (optional when only one is stored).")] = None,
+    version: Annotated[Optional[int], typer.Option(help="Policy version (default: latest).")] = None,
+    top: Annotated[int, typer.Option("--top", min=1, max=20, help="How many evidence sentences to show.")] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+) -> None:
+    """Answer a question about a stored policy, quoting and citing its sentences."""
+    assistant = _assistant()
+    answer = assistant.ask(question, policy=_choose_policy(assistant, policy), version=version, top_k=top)
+    if as_json:
+        sys.stdout.write(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        console.print(render_answer(answer))
+
+
+def _choose_policy(assistant: Any, policy: str | None) -> str:
+    if policy:
+        return policy
+    names = assistant.store.policy_names()
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise AssistantError("No policies stored yet: add one with `assistant ingest PATH`.")
+    raise AssistantError(f"Several policies are stored; choose one with --policy: {', '.join(names)}.")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

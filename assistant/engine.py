@@ -1,0 +1,180 @@
+"""The engine every front end calls: ingest policies, list and remove them, answer questions."""
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from assistant.config import MAX_QUESTION_CHARS, Settings
+from assistant.errors import InputFileError, InvalidQuestionError, UnknownPolicyError
+from assistant.models import Answer, Evidence, ParsedPolicy, PolicyVersion, Sentence
+from assistant.parsing import load_document
+from assistant.sentences import build_policy
+from assistant.store import PolicySummary, Store
+from retrieval.embedder import EMBEDDER_NAME, Embedder
+from retrieval.index import SentenceIndex
+from retrieval.reranker import CrossEncoderReranker, sigmoid
+
+# (stage, completed, total): lets a front end draw progress without the engine knowing how.
+ProgressCallback = Callable[[str, int, int], None]
+
+POLICY_SILENT = "policy_silent"
+MAX_NAME_CHARS = 100
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """What `ingest` did: `unchanged` is True when identical content was already stored."""
+
+    version: PolicyVersion
+    unchanged: bool
+    seconds: float
+
+
+class Assistant:
+    """Ingests policies into the store and answers questions over them. Models load lazily, once."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        embedder: Embedder | None = None,
+        reranker: CrossEncoderReranker | None = None,
+    ) -> None:
+        """Models passed in are shared (e.g. by tests or a server); missing ones load on first use."""
+        self.settings = settings or Settings.from_env()
+        if embedder is not None:
+            self.embedder = embedder
+        if reranker is not None:
+            self.reranker = reranker
+        self._indexes: dict[int, SentenceIndex] = {}
+        self._sentences: dict[int, list[Sentence]] = {}
+
+    @cached_property
+    def store(self) -> Store:
+        return Store(self.settings.home)
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        return Embedder()
+
+    @cached_property
+    def reranker(self) -> CrossEncoderReranker:
+        return CrossEncoderReranker()
+
+    # -- policies ------------------------------------------------------------------------
+
+    def ingest(self, path: Path, name: str | None = None, progress: ProgressCallback | None = None) -> IngestResult:
+        """Parse, split, embed and store a policy file as a new version of `name` (default: file stem)."""
+        started = time.perf_counter()
+        name = _validate_name(name if name is not None else path.stem)
+        document = load_document(path, self.settings.max_bytes)
+        sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+        existing = self._latest_or_none(name)
+        if existing is not None and existing.sha256 == sha256:
+            return IngestResult(existing, unchanged=True, seconds=time.perf_counter() - started)
+
+        policy = build_policy(document)
+        if not policy.sentences:
+            raise InputFileError(f"{path}: no sentences found in the visible text.")
+        version = self.store_policy(policy, name, str(path.resolve()), sha256, progress)
+        return IngestResult(version, unchanged=False, seconds=time.perf_counter() - started)
+
+    def store_policy(
+        self, policy: ParsedPolicy, name: str, source: str, sha256: str, progress: ProgressCallback | None = None
+    ) -> PolicyVersion:
+        """Embed an already parsed policy and store it as the next version of `name`."""
+        texts = [s.text for s in policy.sentences]
+        done = 0
+
+        def on_batch(n: int) -> None:
+            nonlocal done
+            done += n
+            if progress:
+                progress("embedding", done, len(texts))
+
+        vectors = self.embedder.encode(texts, on_batch=on_batch)
+        return self.store.add_version(name, source, sha256, policy, SentenceIndex.build(vectors), EMBEDDER_NAME)
+
+    def policies(self) -> list[PolicySummary]:
+        return self.store.list_policies()
+
+    def remove(self, name: str) -> int:
+        """Delete a policy with all its versions; returns the number of versions removed."""
+        removed = self.store.remove(name)
+        self._indexes.clear()
+        self._sentences.clear()
+        return removed
+
+    def _latest_or_none(self, name: str) -> PolicyVersion | None:
+        try:
+            return self.store.get_version(name)
+        except UnknownPolicyError:
+            return None
+
+    # -- questions -----------------------------------------------------------------------
+
+    def ask(self, question: str, policy: str, version: int | None = None, top_k: int = 3) -> Answer:
+        """Answer `question` from the policy's sentences: FAISS candidates, cross-encoder reranking."""
+        question = _validate_question(question)
+        stored = self.store.get_version(policy, version)
+        candidates = self._candidates(stored, question)
+        logits = self.reranker.score(question, [s.text for s in candidates])
+        probabilities = sigmoid(logits)
+        ranked = sorted(zip(candidates, probabilities), key=lambda pair: -pair[1])[: max(top_k, 1)]
+        evidence = [Evidence(s.ordinal, s.section, s.text, float(f"{p:.4g}")) for s, p in ranked]
+        confidence = float(ranked[0][1]) if ranked else 0.0
+        answerable = confidence >= self.settings.silence_threshold
+        confidence = float(f"{confidence:.4g}")
+        return Answer(
+            question=question,
+            policy=stored.name,
+            version=stored.version,
+            answerable=answerable,
+            reason=None if answerable else POLICY_SILENT,
+            answer=evidence[0].text if answerable else None,
+            confidence=confidence,
+            evidence=evidence,
+        )
+
+    def _candidates(self, stored: PolicyVersion, question: str) -> list[Sentence]:
+        """The sentences closest to the question in embedding space.
+
+        Sentences that are themselves questions (tables of contents, FAQ headings) never answer
+        anything, so they are not candidates.
+        """
+        if stored.id not in self._indexes:
+            self._indexes[stored.id] = self.store.load_index(stored)
+            self._sentences[stored.id] = self.store.sentences(stored.id)
+        query = self.embedder.encode([question])[0]
+        hits = self._indexes[stored.id].search(np.asarray(query), self.settings.candidates)
+        sentences = self._sentences[stored.id]
+        return [sentences[ordinal - 1] for ordinal, _ in hits if not _is_question(sentences[ordinal - 1].text)]
+
+
+def _is_question(text: str) -> bool:
+    return text.rstrip(" \"'”’)").endswith("?")
+
+
+def _validate_question(question: str) -> str:
+    question = " ".join(question.split())
+    if not question:
+        raise InvalidQuestionError("The question is empty: ask something about the policy.")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InvalidQuestionError(
+            f"The question is {len(question)} characters long; the limit is {MAX_QUESTION_CHARS}."
+        )
+    return question
+
+
+def _validate_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise InputFileError("The policy name is empty: pass --name NAME.")
+    if len(name) > MAX_NAME_CHARS:
+        raise InputFileError(f"The policy name is over {MAX_NAME_CHARS} characters: pass a shorter --name.")
+    return name

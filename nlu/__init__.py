@@ -1,0 +1,1 @@
+"""Language understanding over policies and questions: answerability, PolicyIE, the span reader."""

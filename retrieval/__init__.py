@@ -1,0 +1,1 @@
+"""Dense retrieval over policy sentences: the embedder, the FAISS index and the reranker."""

@@ -1,0 +1,86 @@
+"""Shared fixtures: real models loaded once per test session, a fresh store per test."""
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "policies"
+AMAZON = EXAMPLES / "amazon.com.html"
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    from retrieval.embedder import Embedder
+
+    return Embedder()
+
+
+@pytest.fixture(scope="session")
+def reranker():
+    from retrieval.reranker import CrossEncoderReranker
+
+    return CrossEncoderReranker()
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def assistant(home, embedder, reranker):
+    from assistant.config import Settings
+    from assistant.engine import Assistant
+
+    return Assistant(Settings(home=home), embedder=embedder, reranker=reranker)
+
+
+@pytest.fixture(scope="session")
+def amazon_home(tmp_path_factory, embedder, reranker) -> Path:
+    """A store holding the Amazon example policy, ingested once for the read-only tests."""
+    from assistant.config import Settings
+    from assistant.engine import Assistant
+
+    home = tmp_path_factory.mktemp("amazon") / "home"
+    Assistant(Settings(home=home), embedder=embedder, reranker=reranker).ingest(AMAZON, name="amazon")
+    return home
+
+
+@pytest.fixture
+def amazon(amazon_home, embedder, reranker):
+    from assistant.config import Settings
+    from assistant.engine import Assistant
+
+    return Assistant(Settings(home=amazon_home), embedder=embedder, reranker=reranker)
+
+
+def store_snapshot(home: Path) -> dict:
+    """Every row of every table plus the index files with their sizes: equal snapshots = same store."""
+    snapshot: dict = {"files": {}}
+    database = home / "assistant.sqlite3"
+    if database.exists():
+        with sqlite3.connect(database) as db:
+            tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+            for table in tables:
+                snapshot[table] = sorted(db.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
+    index_dir = home / "indexes"
+    if index_dir.exists():
+        snapshot["files"] = {p.name: p.stat().st_size for p in index_dir.iterdir()}
+    return snapshot
+
+
+def cli_env(home: Path, **extra: str) -> dict[str, str]:
+    env = dict(os.environ, ASSISTANT_HOME=str(home), COLUMNS="200", **extra)
+    env.pop("FORCE_COLOR", None)
+    return env
+
+
+def policy_files() -> list[Path]:
+    """The bundled example policies plus all 115 OPP-115 sanitized policies (from data/corpora)."""
+    from assistant.corpora import corpus_dir
+
+    return sorted(EXAMPLES.glob("*.html")) + sorted((corpus_dir("opp115") / "sanitized_policies").glob("*.html"))

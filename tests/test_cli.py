@@ -1,0 +1,118 @@
+"""The `assistant` command as a user runs it: real processes, a real store on disk."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import AMAZON, cli_env, store_snapshot
+
+ASSISTANT = str(Path(sys.executable).with_name("assistant"))
+
+
+def run(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [ASSISTANT, *args], capture_output=True, text=True, env=cli_env(home, **env), timeout=300
+    )
+
+
+@pytest.fixture(scope="module")
+def cli_home(tmp_path_factory) -> Path:
+    """A store filled through the CLI itself."""
+    home = tmp_path_factory.mktemp("cli") / "home"
+    result = run(home, "ingest", str(AMAZON), "--name", "amazon")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Ingested amazon version 1:")
+    assert "sentences in" in result.stdout
+    return home
+
+
+def test_reingest_says_unchanged(cli_home):
+    result = run(cli_home, "ingest", str(AMAZON), "--name", "amazon")
+    assert result.returncode == 0
+    assert "unchanged" in result.stdout
+
+
+def test_policies_table(cli_home):
+    result = run(cli_home, "policies")
+    assert result.returncode == 0
+    assert "amazon" in result.stdout and "Stored policies" in result.stdout
+
+
+def test_ask_json_has_stable_keys(cli_home):
+    result = run(cli_home, "ask", "Does Amazon use cookies?", "--policy", "amazon", "--json", "--top", "2")
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert list(answer) == ["question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence"]
+    assert answer["answerable"] is True
+    assert len(answer["evidence"]) == 2
+    assert set(answer["evidence"][0]) == {"sentence_id", "section", "text", "score"}
+
+
+def test_ask_terminal_shows_answer_then_cited_evidence(cli_home):
+    result = run(cli_home, "ask", "Does Amazon use cookies?")  # the only stored policy is chosen
+    assert result.returncode == 0, result.stderr
+    assert "Answer" in result.stdout and "Evidence" in result.stdout
+    assert result.stdout.index("Answer") < result.stdout.index("Evidence")
+    assert "§ " in result.stdout and ", sentence " in result.stdout
+
+
+def one_line_error(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+def make_bad_inputs(tmp: Path) -> dict[str, tuple[list[str], str]]:
+    (tmp / "empty.html").write_text("")
+    (tmp / "blank.txt").write_text("  \n\n ")
+    (tmp / "binary.html").write_bytes(bytes(range(256)) * 40)
+    (tmp / "invisible.html").write_text(
+        "<html><head><script>alert(1)</script><style>p{}</style></head><body> </body></html>"
+    )
+    (tmp / "big.txt").write_text("We collect data. " * 100)
+    (tmp / "a_directory").mkdir()
+    return {
+        "missing": (["ingest", str(tmp / "nope.html")], "not"),
+        "directory": (["ingest", str(tmp / "a_directory")], "directory"),
+        "empty": (["ingest", str(tmp / "empty.html")], "empty"),
+        "blank": (["ingest", str(tmp / "blank.txt")], "empty"),
+        "binary": (["ingest", str(tmp / "binary.html")], "binary"),
+        "invisible": (["ingest", str(tmp / "invisible.html")], "visible text"),
+        "too big": (["ingest", str(tmp / "big.txt"), "--max-size", "1000"], "limit"),
+        "unknown policy": (["ask", "Do they use cookies?", "--policy", "nosuch"], "Unknown policy"),
+        "empty question": (["ask", "  ", "--policy", "amazon"], "empty"),
+        "long question": (["ask", "why " * 300, "--policy", "amazon"], "limit"),
+        "remove unknown": (["remove", "nosuch"], "Unknown policy"),
+    }
+
+
+def test_bad_input_one_line_error_and_store_unchanged(cli_home, tmp_path):
+    before = store_snapshot(cli_home)
+    for case, (args, expected) in make_bad_inputs(tmp_path).items():
+        message = one_line_error(run(cli_home, *args))
+        assert expected.lower() in message.lower(), (case, message)
+        assert store_snapshot(cli_home) == before, case
+
+
+def test_size_limit_from_environment(cli_home, tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_text("We collect data. " * 100)
+    message = one_line_error(run(cli_home, "ingest", str(big), ASSISTANT_MAX_BYTES="500"))
+    assert "limit" in message.lower()
+
+
+def test_remove_via_cli(tmp_path):
+    home = tmp_path / "home"
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "policies", tmp_path / "p")
+    assert run(home, "ingest", str(tmp_path / "p" / "steampowered.com.html"), "--name", "steam").returncode == 0
+    result = run(home, "remove", "steam")
+    assert result.returncode == 0 and "Removed steam (1 version)" in result.stdout
+    assert "No policies stored yet" in run(home, "policies").stdout

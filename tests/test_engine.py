@@ -1,0 +1,104 @@
+"""The engine end to end with the real parser, embedder, FAISS index, SQLite store and cross-encoder."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from assistant.errors import InvalidQuestionError, UnknownPolicyError
+from tests.conftest import AMAZON, EXAMPLES, store_snapshot
+
+
+def test_ingest_stores_verbatim_sentences_with_sections(amazon):
+    version = amazon.store.get_version("amazon")
+    text = amazon.store.policy_text(version.id)
+    sentences = amazon.store.sentences(version.id)
+    assert version.n_sentences == len(sentences) > 50
+    assert [s.ordinal for s in sentences] == list(range(1, len(sentences) + 1))
+    for sentence in sentences:
+        assert text[sentence.start : sentence.end] == sentence.text
+    assert "|||" not in text
+    assert any("Cookies" in s.section for s in sentences)
+    assert amazon.store.load_index(version).size == len(sentences)
+
+
+def test_answer_quotes_stored_sentences_with_citations(amazon):
+    answer = amazon.ask("Does Amazon use cookies?", policy="amazon", top_k=3)
+    assert answer.answerable and answer.reason is None
+    assert answer.policy == "amazon" and answer.version == 1
+    assert len(answer.evidence) == 3
+    assert "cookie" in answer.answer.lower()
+    assert answer.answer == answer.evidence[0].text
+    assert answer.confidence == answer.evidence[0].score
+    assert [e.score for e in answer.evidence] == sorted((e.score for e in answer.evidence), reverse=True)
+    stored = {s.ordinal: s for s in amazon.store.sentences(amazon.store.get_version("amazon").id)}
+    for item in answer.evidence:
+        assert stored[item.sentence_id].text == item.text
+        assert stored[item.sentence_id].section == item.section
+        assert item.citation().endswith(f"sentence {item.sentence_id}")
+    assert set(json.loads(json.dumps(answer.to_dict()))) == {
+        "question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence"
+    }
+
+
+def test_sharing_question_finds_sharing_sentence(amazon):
+    answer = amazon.ask("Do they share my personal information with other companies?", policy="amazon")
+    assert answer.answerable
+    assert answer.evidence[0].section == "Does Amazon.com Share the Information It Receives?"
+
+
+def test_questions_in_the_policy_are_never_evidence(amazon):
+    answer = amazon.ask("Are children allowed to use Amazon.com?", policy="amazon", top_k=5)
+    assert answer.answerable
+    assert all(not e.text.endswith("?") for e in answer.evidence)
+    assert "children" in answer.answer.lower() or "18" in answer.answer
+
+
+def test_weak_evidence_is_policy_silent(amazon):
+    answer = amazon.ask("What is the boiling point of water at sea level?", policy="amazon")
+    assert not answer.answerable
+    assert answer.reason == "policy_silent"
+    assert answer.answer is None
+    assert answer.confidence < amazon.settings.silence_threshold
+
+
+@pytest.mark.parametrize("question", ["", "   ", "x" * 1001])
+def test_bad_questions_are_rejected(amazon, question):
+    with pytest.raises(InvalidQuestionError):
+        amazon.ask(question, policy="amazon")
+
+
+def test_unknown_policy_is_rejected(amazon):
+    with pytest.raises(UnknownPolicyError, match="Stored policies: amazon"):
+        amazon.ask("Do they use cookies?", policy="walmart")
+
+
+def test_reingest_identical_is_noop_and_changes_make_new_versions(assistant, home, tmp_path):
+    policy = tmp_path / "acme.html"
+    shutil.copy(EXAMPLES / "steampowered.com.html", policy)
+    first = assistant.ingest(policy, name="acme")
+    snapshot = store_snapshot(home)
+    again = assistant.ingest(policy, name="acme")
+    assert again.unchanged and again.version.version == 1
+    assert store_snapshot(home) == snapshot
+
+    policy.write_text(
+        "<h1>Acme Privacy</h1><h2>Retention</h2><p>We keep your purchase history for seven years.</p>"
+    )
+    second = assistant.ingest(policy, name="acme")
+    assert (first.version.version, second.version.version) == (1, 2)
+    latest = assistant.ask("How long do you keep my purchase history?", policy="acme")
+    assert latest.version == 2 and "seven years" in latest.answer
+    old = assistant.ask("How long do you keep my purchase history?", policy="acme", version=1)
+    assert old.version == 1
+    assert all("seven years" not in e.text for e in old.evidence)
+
+
+def test_remove_forgets_the_policy(assistant):
+    assistant.ingest(AMAZON, name="amazon")
+    assert [p.latest.name for p in assistant.policies()] == ["amazon"]
+    assert assistant.remove("amazon") == 1
+    assert assistant.policies() == []
+    with pytest.raises(UnknownPolicyError):
+        assistant.ask("Do they use cookies?", policy="amazon")

@@ -1,0 +1,197 @@
+"""Tests for assistant.sentences: legal-text sentence splitting and building a ParsedPolicy."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.models import Block, Document
+from assistant.parsing import load_document, parse_html
+from assistant.sentences import build_policy, split_sentences
+from tests.conftest import policy_files
+
+MAX = 1_000_000
+
+
+
+def sentences(text: str) -> list[str]:
+    return [text[start:end] for start, end in split_sentences(text)]
+
+
+def assert_exact_cover(text: str, spans: list[tuple[int, int]]) -> None:
+    """Spans are ordered, disjoint, stripped, and cover every non-space character exactly once."""
+    covered: list[int] = []
+    previous_end = 0
+    for start, end in spans:
+        assert previous_end <= start < end <= len(text)
+        assert text[start:end] == text[start:end].strip()
+        covered.extend(range(start, end))
+        previous_end = end
+    non_space = [i for i, ch in enumerate(text) if not ch.isspace()]
+    assert [i for i in covered if not text[i].isspace()] == non_space
+
+
+# --------------------------------------------------------------------------- split_sentences
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We collect data, e.g. your name, i.e. personal data, and more.",
+        "We collect your name, email, etc. and use them to serve you.",
+        "Amazon.com, Inc. and its affiliates collect data.",
+        "Acme Ltd. and Foo Co. and Bar Corp. share data.",
+        "The U.S. Department of Commerce runs the program.",
+        "See Sec. 4 and No. 5 of the statute.",
+        "Compare Smith vs. Jones on this point.",
+        "Cf. the federal act on this point.",
+        "It takes approx. five days to respond.",
+        "Since Jan. 5 and until Dec. 31 we changed nothing.",
+        "Mr. Smith, Ms. Lee and Dr. Jones agree.",
+        "we collect (i) your name; (ii) your email; and (iii) your address.",
+        "We may share it: (a) with affiliates; (b) with vendors; or (c) as required by law.",
+    ],
+)
+def test_no_split_inside_sentence(text: str) -> None:
+    assert sentences(text) == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We are Foo Ltd. We sell shoes.", ["We are Foo Ltd.", "We sell shoes."]),
+        ("We are in the U.S. We comply.", ["We are in the U.S.", "We comply."]),
+        ("This is Acme, Inc. We are here.", ["This is Acme, Inc.", "We are here."]),
+        ("We collect names, emails, etc. Then we use them.", ["We collect names, emails, etc.", "Then we use them."]),
+        ("Stop! Why? Because.", ["Stop!", "Why?", "Because."]),
+        ('He said "Stop." Then he left.', ['He said "Stop."', "Then he left."]),
+    ],
+)
+def test_sentence_boundaries_after_abbreviations_and_punctuation(text: str, expected: list[str]) -> None:
+    assert sentences(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "1. Information we collect. 2. How we use it.",
+            ["1. Information we collect.", "2. How we use it."],
+        ),
+        (
+            "(a) We collect names. (b) We collect emails. iv. Roman item here. viii. Another item.",
+            ["(a) We collect names.", "(b) We collect emails.", "iv. Roman item here.", "viii. Another item."],
+        ),
+        ("• Item one. • Item two.", ["• Item one.", "• Item two."]),
+        ("XIII. ACCEPTANCE OF THESE TERMS", ["XIII. ACCEPTANCE OF THESE TERMS"]),
+        ("b. Cookies.", ["b. Cookies."]),
+    ],
+)
+def test_enumerators_stay_with_their_clause(text: str, expected: list[str]) -> None:
+    assert sentences(text) == expected
+
+
+def test_tiny_fragments_are_merged() -> None:
+    assert sentences("Ok. B.") == ["Ok. B."]
+    assert sentences("A.") == ["A."]
+
+
+def test_offsets_are_verbatim_and_stripped() -> None:
+    text = "  This is a  sentence   with   spaces.\n\n Another one here.  "
+    spans = split_sentences(text)
+    assert [text[s:e] for s, e in spans] == ["This is a  sentence   with   spaces.", "Another one here."]
+    assert_exact_cover(text, spans)
+
+
+def test_repeated_sentences_get_distinct_offsets() -> None:
+    text = "Hello there. Hello there. Hello there."
+    assert split_sentences(text) == [(0, 12), (13, 25), (26, 38)]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t"])
+def test_blank_text_has_no_sentences(text: str) -> None:
+    assert split_sentences(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No terminal punctuation at all",
+        "Visit www.example.com. Email privacy@example.com. Call 1-800-555-1234.",
+        "Weird… spacing ... and ?! marks!! (really?) [yes.] ok",
+        "Café — naïve façade. Ünïcödé text here; more text.",
+        ". . . ; ; ,",
+    ],
+)
+def test_exact_cover_on_odd_text(text: str) -> None:
+    assert_exact_cover(text, split_sentences(text))
+
+
+# --------------------------------------------------------------------------- build_policy
+
+
+def test_build_policy_text_offsets_sections_and_ordinals() -> None:
+    document = Document(
+        title="Acme Privacy",
+        blocks=[
+            Block("Preamble text. Second sentence.", ()),
+            Block("Data", ("Data",), is_heading=True),
+            Block("We collect data. Hello.", ("Data",)),
+            Block("Cookies", ("Data", "Cookies"), is_heading=True),
+            Block("Hello.", ("Data", "Cookies")),
+            Block("Again in data.", ("Data",)),
+        ],
+    )
+    policy = build_policy(document)
+    assert policy.title == "Acme Privacy"
+    assert policy.text == (
+        "Preamble text. Second sentence.\n\nData\n\nWe collect data. Hello.\n\nCookies\n\nHello.\n\nAgain in data."
+    )
+    assert policy.sections == ["Data", "Data > Cookies"]
+    assert [(s.ordinal, s.text, s.section) for s in policy.sentences] == [
+        (1, "Preamble text.", ""),
+        (2, "Second sentence.", ""),
+        (3, "We collect data.", "Data"),
+        (4, "Hello.", "Data"),
+        (5, "Hello.", "Data > Cookies"),
+        (6, "Again in data.", "Data"),
+    ]
+    for sentence in policy.sentences:
+        assert policy.text[sentence.start:sentence.end] == sentence.text
+
+
+def test_build_policy_never_splits_across_blocks() -> None:
+    policy = build_policy(parse_html("<p>We collect, for example</p><p>your name and e.g.</p><p>your email.</p>"))
+    assert [s.text for s in policy.sentences] == ["We collect, for example", "your name and e.g.", "your email."]
+
+
+def test_build_policy_of_empty_document() -> None:
+    policy = build_policy(Document(title=None, blocks=[]))
+    assert (policy.text, policy.sections, policy.sentences) == ("", [], [])
+
+
+def test_verbatim_offsets_over_all_policies() -> None:
+    files = policy_files()
+    for path in files:
+        document = load_document(path, MAX)
+        policy = build_policy(document)
+        assert policy.sentences, path
+        assert [s.ordinal for s in policy.sentences] == list(range(1, len(policy.sentences) + 1))
+        for sentence in policy.sentences:
+            assert policy.text[sentence.start:sentence.end] == sentence.text, (path, sentence)
+            assert sentence.section == "" or sentence.section in policy.sections
+        body = [b.text for b in document.blocks if not b.is_heading]
+        assert "".join(s.text for s in policy.sentences).replace(" ", "") == "".join(body).replace(" ", "")
+
+
+
+def test_no_split_before_a_lowercase_continuation():
+    text = "Update pages such as those in the Which Information Can I Access? section. We keep a copy."
+    spans = split_sentences(text)
+    assert [text[a:b] for a, b in spans] == [
+        "Update pages such as those in the Which Information Can I Access? section.",
+        "We keep a copy.",
+    ]
+
+
+def test_brand_names_may_start_a_sentence():
+    text = "We support Android. iPhone users can opt out in Settings."
+    assert len(split_sentences(text)) == 2

@@ -1,0 +1,94 @@
+"""The SQLite + FAISS store with synthetic vectors: versions, removal, atomicity, orphan clean-up."""
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+from assistant.errors import UnknownPolicyError
+from assistant.models import ParsedPolicy, Sentence
+from assistant.store import Store
+from retrieval.index import SentenceIndex
+from tests.conftest import store_snapshot
+
+
+def make_policy(sentences: list[str], section: str = "Intro") -> ParsedPolicy:
+    text, parsed = "", []
+    for ordinal, sentence in enumerate(sentences, start=1):
+        start = len(text)
+        text += sentence + " "
+        parsed.append(Sentence(ordinal, sentence, start, start + len(sentence), section))
+    return ParsedPolicy(title=None, text=text, sections=[section], sentences=parsed)
+
+
+def random_index(n: int, seed: int = 0) -> SentenceIndex:
+    vectors = np.random.default_rng(seed).normal(size=(n, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return SentenceIndex.build(vectors)
+
+
+def test_versions_are_numbered_and_older_ones_stay(tmp_path):
+    store = Store(tmp_path)
+    policy = make_policy(["We collect email.", "We use cookies."])
+    first = store.add_version("acme", "/a", "sha1", policy, random_index(2), "e")
+    second = store.add_version("ACME", "/a", "sha2", make_policy(["We sell nothing."]), random_index(1), "e")
+    assert (first.version, second.version) == (1, 2)
+    assert second.name == "acme"  # names match case-insensitively
+    assert store.get_version("acme").version == 2
+    old_sentences = store.sentences(store.get_version("acme", 1).id)
+    assert [s.text for s in old_sentences] == ["We collect email.", "We use cookies."]
+    [summary] = store.list_policies()
+    assert (summary.latest.version, summary.versions, summary.latest.n_sentences) == (2, 2, 1)
+
+
+def test_index_rows_map_to_sentence_ordinals(tmp_path):
+    store = Store(tmp_path)
+    index = random_index(3, seed=4)
+    version = store.add_version("acme", "/a", "s", make_policy(["A.", "B.", "C."]), index, "e")
+    loaded = store.load_index(version)
+    vectors = np.random.default_rng(4).normal(size=(3, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    assert loaded.search(vectors[1], 1)[0][0] == 2
+
+
+def test_unknown_policy_and_version(tmp_path):
+    store = Store(tmp_path)
+    with pytest.raises(UnknownPolicyError, match="Stored policies: none"):
+        store.get_version("nope")
+    store.add_version("acme", "/a", "s", make_policy(["A."]), random_index(1), "e")
+    with pytest.raises(UnknownPolicyError, match="has no version 7"):
+        store.get_version("acme", 7)
+    with pytest.raises(UnknownPolicyError, match="Stored policies: acme"):
+        store.remove("other")
+
+
+def test_remove_deletes_rows_and_index_files(tmp_path):
+    store = Store(tmp_path)
+    store.add_version("acme", "/a", "s1", make_policy(["A."]), random_index(1), "e")
+    store.add_version("acme", "/a", "s2", make_policy(["B."]), random_index(1), "e")
+    store.add_version("other", "/b", "s3", make_policy(["C."]), random_index(1), "e")
+    assert store.remove("acme") == 2
+    assert store.policy_names() == ["other"]
+    assert len(list((tmp_path / "indexes").iterdir())) == 1
+    assert store.db.execute("SELECT COUNT(*) FROM sentences").fetchone()[0] == 1
+
+
+def test_failed_write_leaves_store_unchanged(tmp_path):
+    store = Store(tmp_path)
+    store.add_version("acme", "/a", "s1", make_policy(["A."]), random_index(1), "e")
+    before = store_snapshot(tmp_path)
+    broken = make_policy(["X.", "Y."])
+    broken.sentences[1] = broken.sentences[0]  # duplicate ordinal: the insert fails mid-transaction
+    with pytest.raises(sqlite3.IntegrityError):
+        store.add_version("acme", "/a", "s2", broken, random_index(2), "e")
+    assert store_snapshot(tmp_path) == before
+
+
+def test_orphan_index_files_are_removed_on_open(tmp_path):
+    Store(tmp_path).add_version("acme", "/a", "s1", make_policy(["A."]), random_index(1), "e")
+    before = store_snapshot(tmp_path)
+    (tmp_path / "indexes" / "deadbeef.faiss").write_bytes(b"left by a killed ingest")
+    (tmp_path / "indexes" / "cafe.faiss.tmp").write_bytes(b"half written")
+    Store(tmp_path)
+    assert store_snapshot(tmp_path) == before
