@@ -1,6 +1,7 @@
 """The `assistant` command line: ingest, policies, remove, ask."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable
@@ -48,7 +49,7 @@ def _assistant(max_size: int | None = None):
 
     settings = Settings.from_env()
     if max_size is not None:
-        settings = Settings(home=settings.home, max_bytes=max_size, silence_threshold=settings.silence_threshold)
+        settings = dataclasses.replace(settings, max_bytes=max_size)
     return Assistant(settings)
 
 
@@ -127,6 +128,42 @@ def _choose_policy(assistant: Any, policy: str | None) -> str:
     if not names:
         raise AssistantError("No policies stored yet: add one with `assistant ingest PATH`.")
     raise AssistantError(f"Several policies are stored; choose one with --policy: {', '.join(names)}.")
+
+
+eval_app = typer.Typer(
+    help="Measure the assistant on research benchmarks (each in a throwaway store).", no_args_is_help=True
+)
+app.add_typer(eval_app, name="eval")
+
+
+@eval_app.command("privacyqa")
+@_friendly_errors
+def eval_privacyqa(
+    data: Annotated[Path, typer.Option(
+        "--data", help="PrivacyQA file: the official policy_test_data.csv (tab-separated) or the reconstructed "
+        "JSON, e.g. data/corpora/.extracted/privacyqa/privacyqa_lb_dev.json.",
+    )],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON (percentages).")] = False,
+    limit: Annotated[Optional[int], typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
+    max_evidence: Annotated[int, typer.Option(min=1, max=50, help="top_k passed to ask.")] = 10,
+) -> None:
+    """Sentence-level precision / recall / F1 on PrivacyQA, with answerability and baselines."""
+    from assistant.evaluation.privacyqa import render_report, run_privacyqa
+
+    with Progress(
+        TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=err_console, transient=True,
+    ) as bar:
+        task = bar.add_task("loading", total=None)
+
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=stage, completed=done, total=total)
+
+        report = run_privacyqa(data, limit=limit, max_evidence=max_evidence, progress=progress)
+    if as_json:
+        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        console.print(render_report(report))
 
 
 def main() -> None:

@@ -15,7 +15,11 @@ MAX_QUESTION_CHARS = 1000
 # Cross-encoder probability (sigmoid of the MS MARCO MiniLM-L-12 logit) below which the best
 # evidence is too weak to quote: the answer becomes `answerable: false, reason: policy_silent`.
 # Measured on the PrivacyQA dev file by scripts/calibrate_silence.py (docs/engine.md).
-DEFAULT_SILENCE_THRESHOLD = 0.0001
+DEFAULT_SILENCE_THRESHOLD = 0.00005
+
+# Evidence beyond the best sentence is kept only when its cross-encoder probability reaches this
+# value (at most --top sentences), so the evidence set has a variable size.
+DEFAULT_EVIDENCE_THRESHOLD = 0.01
 
 # How many FAISS candidates the cross-encoder rescoring sees.
 DEFAULT_CANDIDATES = 30
@@ -26,6 +30,7 @@ class Settings:
     home: Path
     max_bytes: int = DEFAULT_MAX_BYTES
     silence_threshold: float = DEFAULT_SILENCE_THRESHOLD
+    evidence_threshold: float = DEFAULT_EVIDENCE_THRESHOLD
     candidates: int = DEFAULT_CANDIDATES
 
     @property
@@ -38,12 +43,14 @@ class Settings:
 
     @classmethod
     def from_env(cls) -> "Settings":
-        """`ASSISTANT_HOME`, `ASSISTANT_MAX_BYTES` and `ASSISTANT_SILENCE_THRESHOLD` override defaults."""
+        """`ASSISTANT_HOME`, `ASSISTANT_MAX_BYTES`, `ASSISTANT_SILENCE_THRESHOLD` and
+        `ASSISTANT_EVIDENCE_THRESHOLD` override the defaults."""
         home = Path(os.environ.get("ASSISTANT_HOME") or user_data_dir("privacy-assistant", appauthor=False))
         return cls(
             home=home.expanduser(),
             max_bytes=_env_int("ASSISTANT_MAX_BYTES", DEFAULT_MAX_BYTES),
             silence_threshold=_env_float("ASSISTANT_SILENCE_THRESHOLD", DEFAULT_SILENCE_THRESHOLD),
+            evidence_threshold=_env_float("ASSISTANT_EVIDENCE_THRESHOLD", DEFAULT_EVIDENCE_THRESHOLD),
         )
 
 

@@ -125,7 +125,8 @@ class Assistant:
         candidates = self._candidates(stored, question)
         logits = self.reranker.score(question, [s.text for s in candidates])
         probabilities = sigmoid(logits)
-        ranked = sorted(zip(candidates, probabilities), key=lambda pair: -pair[1])[: max(top_k, 1)]
+        ranked = sorted(zip(candidates, probabilities), key=lambda pair: -pair[1])
+        ranked = ranked[:1] + [pair for pair in ranked[1 : max(top_k, 1)] if pair[1] >= self.settings.evidence_threshold]
         evidence = [Evidence(s.ordinal, s.section, s.text, float(f"{p:.4g}")) for s, p in ranked]
         confidence = float(ranked[0][1]) if ranked else 0.0
         answerable = confidence >= self.settings.silence_threshold

@@ -49,7 +49,7 @@ def test_ask_json_has_stable_keys(cli_home):
     answer = json.loads(result.stdout)
     assert list(answer) == ["question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence"]
     assert answer["answerable"] is True
-    assert len(answer["evidence"]) == 2
+    assert 1 <= len(answer["evidence"]) <= 2
     assert set(answer["evidence"][0]) == {"sentence_id", "section", "text", "score"}
 
 

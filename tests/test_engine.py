@@ -27,7 +27,8 @@ def test_answer_quotes_stored_sentences_with_citations(amazon):
     answer = amazon.ask("Does Amazon use cookies?", policy="amazon", top_k=3)
     assert answer.answerable and answer.reason is None
     assert answer.policy == "amazon" and answer.version == 1
-    assert len(answer.evidence) == 3
+    assert 1 <= len(answer.evidence) <= 3
+    assert all(e.score >= amazon.settings.evidence_threshold for e in answer.evidence)
     assert "cookie" in answer.answer.lower()
     assert answer.answer == answer.evidence[0].text
     assert answer.confidence == answer.evidence[0].score

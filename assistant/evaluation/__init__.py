@@ -1,0 +1,1 @@
+"""Benchmarks that measure the assistant on research data sets (`assistant eval ...`)."""
