@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export ASSISTANT_DEMO_HOME ?= $(CURDIR)/.demo-home
 DEMO_POLICY ?= examples/policies/amazon.com.html
 
-.PHONY: venv demo test clean-demo
+.PHONY: venv demo test clean-demo rasa-venv
 
 venv: $(STAMP)
 
@@ -27,3 +27,22 @@ test: $(STAMP)
 
 clean-demo:
 	rm -rf $(ASSISTANT_DEMO_HOME)
+
+# ---- Chat front end (Rasa) -------------------------------------------------------------------
+# Rasa 3.6.21 needs tensorflow 2.12 (numpy < 1.24) and the engine needs faiss (numpy >= 1.25),
+# so Rasa gets its own environment, .venv-rasa; the custom actions run in .venv (rasa-sdk).
+RASA_VENV ?= .venv-rasa
+RASA_BIN := $(RASA_VENV)/bin
+RASA_STAMP := $(RASA_VENV)/.installed
+RASA_REQS := requirements/rasa-3.6.21-requirements-py311.txt requirements/rasa-extra-constraints-py311.txt \
+	requirements/rasa-freeze-py311.txt
+
+rasa-venv: $(RASA_STAMP)
+
+$(RASA_STAMP): $(RASA_REQS)
+	$(PYTHON) -m venv $(RASA_VENV)
+	# Rasa 3.6.21 declares Python < 3.11 but runs on 3.11 with this recipe; the freeze pins every package.
+	$(RASA_BIN)/pip install --quiet --ignore-requires-python -r requirements/rasa-3.6.21-requirements-py311.txt \
+		-c requirements/rasa-extra-constraints-py311.txt -c requirements/rasa-freeze-py311.txt
+	$(RASA_BIN)/pip install --quiet --no-deps --ignore-requires-python "rasa==3.6.21"
+	touch $(RASA_STAMP)

@@ -166,6 +166,46 @@ def eval_privacyqa(
         console.print(render_report(report))
 
 
+@eval_app.command("categories")
+@_friendly_errors
+def eval_categories(
+    split: Annotated[str, typer.Option(help="OPP-115 majority split: validation or test.")] = "test",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+) -> None:
+    """Macro / micro F1 of the practice-category classifier (PrivacyGLUE OPP-115 task)."""
+    from nlu.categories import evaluate
+
+    result = evaluate(_check_split(split, ("validation", "test")))
+    console.print_json(data=result) if as_json else console.print(result)
+
+
+train_app = typer.Typer(help="Reproduce the shipped fine-tuned weights (resumable).", no_args_is_help=True)
+app.add_typer(train_app, name="train")
+
+
+@train_app.command("categories")
+@_friendly_errors
+def train_categories(
+    epochs: Annotated[int, typer.Option(min=1)] = 3,
+    batch_size: Annotated[int, typer.Option(min=1)] = 16,
+    learning_rate: Annotated[float, typer.Option(min=0.0)] = 8e-4,
+    work_dir: Annotated[Path, typer.Option(help="Checkpoints (resumed when present).")] = Path("checkpoints"),
+) -> None:
+    """Fine-tune the OPP-115 practice-category classifier into weights/practice_categories/."""
+    from nlu.categories import train_release
+    from nlu.training import TrainSettings
+
+    settings = TrainSettings(epochs=epochs, batch_size=batch_size, learning_rate=learning_rate)
+    metrics = train_release(settings, work_dir, log=err_console.print)
+    console.print(metrics)
+
+
+def _check_split(split: str, allowed: tuple[str, ...]) -> str:
+    if split not in allowed:
+        raise AssistantError(f"Unknown split '{split}'; choose one of: {', '.join(allowed)}.")
+    return split
+
+
 def main() -> None:
     app()
 

@@ -21,9 +21,12 @@ from assistant.evaluation.privacyqa import (
     LB_DEV_FILE,
     OFFICIAL,
     RECONSTRUCTED,
+    QuestionResult,
     baseline_predictions,
     load_privacyqa,
+    render_report,
     run_privacyqa,
+    summarise,
     word_count_ranking,
 )
 from tests.conftest import cli_env
@@ -230,6 +233,22 @@ def test_limit_keeps_the_first_questions_and_only_their_policies(tmp_path):
     assert list(dataset.policies) == ["Fiverr _1"]
 
 
+def test_table_rendering(tmp_path):
+    from rich.console import Console
+
+    dataset = load_privacyqa(write_official(tmp_path / "policy_test_data.csv"))
+    results = [
+        QuestionResult(q, frozenset({1}), True, question_score({1}, q.references),
+                       baseline_predictions(q.question, dataset.policies[q.policy_id]))
+        for q in dataset.questions
+    ]
+    console = Console(record=True, width=120)
+    console.print(render_report(summarise(dataset, results)))
+    text = console.export_text()
+    for expected in ("4 questions, 3 answerable", "assistant", "word count, top 5", "Answerability", THIRD):
+        assert expected in text
+
+
 @pytest.mark.parametrize("content", ["hello\tworld\n1\t2\n", "{not json", '{"policies": []}'])
 def test_unreadable_files_are_one_line_errors(tmp_path, content):
     path = tmp_path / "bad.json"
@@ -279,7 +298,7 @@ def test_cli_json(tmp_path, lb_dev):
     home = tmp_path / "home"
     result = subprocess.run(
         [assistant_cli, "eval", "privacyqa", "--data", str(lb_dev), "--limit", "5", "--json"],
-        capture_output=True, text=True, env=cli_env(home), timeout=300,
+        check=False, capture_output=True, text=True, env=cli_env(home), timeout=300,
     )
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
@@ -292,6 +311,6 @@ def test_cli_json(tmp_path, lb_dev):
 
     missing = subprocess.run(
         [assistant_cli, "eval", "privacyqa", "--data", str(tmp_path / "nope.csv")],
-        capture_output=True, text=True, env=cli_env(home), timeout=120,
+        check=False, capture_output=True, text=True, env=cli_env(home), timeout=120,
     )
     assert missing.returncode == 2 and missing.stderr.strip().startswith("error:")

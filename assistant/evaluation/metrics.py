@@ -18,7 +18,8 @@ reported F1 is the mean question F1, not the harmonic mean of the mean P and R.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 
@@ -44,7 +45,7 @@ def percent(fraction: float) -> float:
     return round(100.0 * fraction, 1)
 
 
-def set_score(prediction: Set[int], reference: Set[int]) -> Score:
+def set_score(prediction: AbstractSet[int], reference: AbstractSet[int]) -> Score:
     """P, R and F1 of a predicted sentence set against one reference set."""
     if not prediction and not reference:
         return PERFECT
@@ -58,7 +59,7 @@ def set_score(prediction: Set[int], reference: Set[int]) -> Score:
     return Score(precision, recall, 2 * precision * recall / (precision + recall))
 
 
-def question_score(prediction: Set[int], references: Sequence[Set[int]]) -> Score:
+def question_score(prediction: AbstractSet[int], references: Sequence[AbstractSet[int]]) -> Score:
     """The leave-one-out score of one question's prediction against its n references."""
     if not references:
         raise ValueError("a question needs at least one reference")

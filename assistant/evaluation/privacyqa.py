@@ -137,7 +137,7 @@ class PrivacyQADataset:
     policies: dict[str, list[str]]
     questions: list[PrivacyQAQuestion]
 
-    def limited(self, limit: int | None) -> "PrivacyQADataset":
+    def limited(self, limit: int | None) -> PrivacyQADataset:
         """The first `limit` questions and only the policies they need (all of them for None)."""
         questions = self.questions if limit is None else self.questions[:limit]
         needed = dict.fromkeys(q.policy_id for q in questions)
@@ -550,11 +550,12 @@ _BASELINE_LABELS = {
 def render_report(report: PrivacyQAReport) -> Group:
     """Rich tables: sentence-level P/R/F1 with baselines, answerability, F1 per OPP-115 category."""
     answerable = sum(r.question.answerable for r in report.results)
-    main = Table(
-        title=f"PrivacyQA sentence-level evaluation: {report.data.name} ({report.format}), "
+    heading = Text(
+        f"PrivacyQA sentence-level evaluation: {report.data.name} ({report.format}), "
         f"{len(report.results)} questions, {answerable} answerable",
-        title_justify="left",
+        style="bold",
     )
+    main = Table()
     main.add_column("system")
     for column in ("precision", "recall", "F1"):
         main.add_column(column, justify="right")
@@ -574,7 +575,7 @@ def render_report(report: PrivacyQAReport) -> Group:
     categories.add_column("F1", justify="right")
     for name, (count, score) in report.by_category.items():
         categories.add_row(name, str(count), f"{percent(score.f1):.1f}")
-    parts: list = [main, answerability, categories]
+    parts: list = [heading, main, answerability, categories]
     if report.uncategorised:
         parts.append(Text(f"{report.uncategorised} question(s) not found in the category flag files.", style="dim"))
     parts.append(Text(f"All numbers are percentages. {report.seconds:.0f} s.", style="dim"))
