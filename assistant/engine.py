@@ -16,6 +16,8 @@ from assistant.models import Answer, Evidence, ParsedPolicy, PolicyVersion, Sent
 from assistant.parsing import load_document
 from assistant.sentences import build_policy
 from assistant.store import PolicySummary, Store
+from nlu.question_data import ANSWERABLE
+from nlu.questions import QuestionClassifier
 from retrieval.embedder import EMBEDDER_NAME, Embedder
 from retrieval.index import SentenceIndex
 from retrieval.reranker import CrossEncoderReranker, sigmoid
@@ -65,6 +67,10 @@ class Assistant:
     @cached_property
     def reranker(self) -> CrossEncoderReranker:
         return CrossEncoderReranker()
+
+    @cached_property
+    def question_classifier(self) -> QuestionClassifier:
+        return QuestionClassifier.load()
 
     # -- policies ------------------------------------------------------------------------
 
@@ -119,10 +125,19 @@ class Assistant:
     # -- questions -----------------------------------------------------------------------
 
     def ask(self, question: str, policy: str, version: int | None = None, top_k: int = 3) -> Answer:
-        """Answer `question` from the policy's sentences: FAISS candidates, cross-encoder reranking."""
+        """Answer `question` from the policy's sentences.
+
+        The question classifier first decides whether this is a question policies answer (if not,
+        the answer says why); then FAISS candidates are reranked by the cross-encoder.
+        """
         question = _validate_question(question)
         stored = self.store.get_version(policy, version)
-        candidates = self._candidates(stored, question)
+        query = self.embedder.encode([question])[0]
+        analysis = self.question_classifier.analyse(query)
+        if analysis.label != ANSWERABLE:
+            return Answer(question, stored.name, stored.version, answerable=False, reason=analysis.label,
+                          answer=None, confidence=round(analysis.label_probability, 4), evidence=[])
+        candidates = self._candidates(stored, query)
         logits = self.reranker.score(question, [s.text for s in candidates])
         probabilities = sigmoid(logits)
         ranked = sorted(zip(candidates, probabilities), key=lambda pair: -pair[1])
@@ -142,7 +157,7 @@ class Assistant:
             evidence=evidence,
         )
 
-    def _candidates(self, stored: PolicyVersion, question: str) -> list[Sentence]:
+    def _candidates(self, stored: PolicyVersion, query: np.ndarray) -> list[Sentence]:
         """The sentences closest to the question in embedding space.
 
         Sentences that are themselves questions (tables of contents, FAQ headings) never answer
@@ -151,8 +166,7 @@ class Assistant:
         if stored.id not in self._indexes:
             self._indexes[stored.id] = self.store.load_index(stored)
             self._sentences[stored.id] = self.store.sentences(stored.id)
-        query = self.embedder.encode([question])[0]
-        hits = self._indexes[stored.id].search(np.asarray(query), self.settings.candidates)
+        hits = self._indexes[stored.id].search(query, self.settings.candidates)
         sentences = self._sentences[stored.id]
         return [sentences[ordinal - 1] for ordinal, _ in hits if not _is_question(sentences[ordinal - 1].text)]
 

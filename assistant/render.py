@@ -6,12 +6,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from assistant.answers import explain_reason
 from assistant.models import Answer
 from assistant.store import PolicySummary
-
-REASON_TEXT = {
-    "policy_silent": "This policy does not seem to address that question.",
-}
 
 
 def render_answer(answer: Answer) -> Group:
@@ -22,9 +19,9 @@ def render_answer(answer: Answer) -> Group:
         title = f"Answer · confidence {answer.confidence:.2f}"
         evidence_title = "Evidence"
     else:
-        body = Text(REASON_TEXT.get(answer.reason or "", "The policy cannot answer this question."), style="yellow")
+        body = Text(explain_reason(answer.reason), style="yellow")
         body.append(f"  [{answer.reason}]", style="dim")
-        title = f"No answer · best evidence score {answer.confidence:.2f}"
+        title = "No answer"
         evidence_title = "Closest passages (none clearly answers)"
     parts: list = [header, Panel(body, title=title, title_align="left")]
     if answer.evidence:

@@ -1,9 +1,9 @@
 """Training data for the question-only classifiers, built from what exists (see docs/answerability.md).
 
 - answerable: PolicyQA dev questions (answerable by construction) and PrivacyQA train questions
-  that experts placed in an OPP-115 category;
-- out_of_scope: PrivacyQA train questions experts could place in no category, plus
-  data/answerability/out_of_scope.txt;
+  that experts placed in an OPP-115 category (those they could place nowhere are left out: many
+  are still privacy questions, e.g. "does it save my ip?", so they are no clean negative class);
+- out_of_scope: data/answerability/out_of_scope.txt;
 - beyond_policy, vague: data/answerability/*.txt, written for this project;
 - incomprehensible: generated (keyboard mashes, random letters, scrambled questions), seeded.
 PolicyQA test and PrivacyQA test questions are never used for training.
@@ -54,7 +54,7 @@ class LabelledQuestion:
 
 
 def privacyqa_questions(split: str) -> list[LabelledQuestion]:
-    """PrivacyQA questions with their expert category flags (`split`: train or test)."""
+    """PrivacyQA questions that experts placed in a category, with those categories (`split`: train or test)."""
     from assistant.corpora import corpus_dir
 
     path = corpus_dir("privacyqa") / f"questions_{split}.tsv"
@@ -62,8 +62,8 @@ def privacyqa_questions(split: str) -> list[LabelledQuestion]:
     with open(path, newline="", encoding="utf-8") as handle:
         for row in csv.DictReader(handle, delimiter="\t"):
             categories = frozenset(c for flag, c in PRIVACYQA_FLAGS.items() if row.get(flag) == "1")
-            label = ANSWERABLE if categories or row.get("other") == "1" else "out_of_scope"
-            questions.append(LabelledQuestion(row["Query"].strip(), label, categories, f"privacyqa-{split}"))
+            if categories or row.get("other") == "1":
+                questions.append(LabelledQuestion(row["Query"].strip(), ANSWERABLE, categories, f"privacyqa-{split}"))
     return questions
 
 

@@ -84,7 +84,7 @@ def _fit_categories(x: np.ndarray, y: np.ndarray, c: float) -> list:
 
 
 def train_release(embedder, c_answerability: float = 8.0, c_category: float = 4.0,
-                  reason_threshold: float = 0.5) -> dict:
+                  reason_threshold: float = 0.9) -> dict:
     """Fit both heads on all training questions; report cross-validated and held-out scores."""
     from sklearn.metrics import f1_score
     from sklearn.model_selection import StratifiedKFold, cross_val_predict

@@ -57,11 +57,26 @@ def test_questions_in_the_policy_are_never_evidence(amazon):
 
 
 def test_weak_evidence_is_policy_silent(amazon):
-    answer = amazon.ask("What is the boiling point of water at sea level?", policy="amazon")
+    answer = amazon.ask("Do you record my heart rate with a smartwatch?", policy="amazon")
     assert not answer.answerable
     assert answer.reason == "policy_silent"
     assert answer.answer is None
     assert answer.confidence < amazon.settings.silence_threshold
+
+
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("What is the boiling point of water at sea level?", "out_of_scope"),
+        ("How much storage does the app use?", "out_of_scope"),
+        ("Has Amazon ever been hacked?", "beyond_policy"),
+        ("is it safe?", "vague"),
+        ("asdf qwer zxcv", "incomprehensible"),
+    ],
+)
+def test_questions_policies_cannot_answer_get_a_reason(amazon, question, reason):
+    answer = amazon.ask(question, policy="amazon")
+    assert (answer.answerable, answer.reason, answer.answer, answer.evidence) == (False, reason, None, [])
 
 
 @pytest.mark.parametrize("question", ["", "   ", "x" * 1001])

@@ -182,7 +182,7 @@ def test_official_file_scored_end_to_end(tmp_path, embedder, reranker):
     dataset = load_privacyqa(path)
 
     # The same questions asked independently: the harness's predictions are the engine's evidence.
-    checker = Assistant(Settings(home=tmp_path / "check", candidates=100), embedder=embedder, reranker=reranker)
+    checker = Assistant(Settings(home=tmp_path / "check"), embedder=embedder, reranker=reranker)
     for name, sentences in dataset.policies.items():
         checker.store_policy(policy_from_sentences(sentences), name, "test", name)
     expected = []

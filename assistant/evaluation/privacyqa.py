@@ -2,9 +2,9 @@
 
 Every policy of the file is stored, with exactly the file's sentences, in a throwaway store (a
 temporary `Settings.home`), and every question is put to the assistant's evidence selection,
-`Assistant.ask(question, policy, top_k=--max-evidence)`, over *all* sentences of its policy (the
-FAISS pre-selection is widened to the policy's size, so only the cross-encoder and the engine's
-calibrated `evidence_threshold` / `silence_threshold` decide). The predicted set is the evidence's
+`Assistant.ask(question, policy, top_k=--max-evidence)`, over *all* sentences of its policy,
+exactly as the assistant runs: the FAISS index holds every sentence, the engine's candidate
+count, question classifier, cross-encoder and calibrated thresholds decide. The predicted set is the evidence's
 `sentence_id - 1` (0-based index into the file's sentence list) when `answer.answerable`, else
 the empty set, and is scored with `assistant.evaluation.metrics` (Ravichander et al. 2019, §4.2.1).
 One `Assistant` (one embedder, one cross-encoder) serves the whole run.
@@ -462,7 +462,7 @@ def evaluate(
     """Ingest the dataset's policies into a temporary store and score the assistant and baselines.
 
     `settings` (default: from the environment) supply the engine's thresholds; its home is
-    replaced by a temporary directory and its candidate count raised to the longest policy.
+    replaced by a temporary directory.
     """
     from assistant.engine import Assistant
     from assistant.sentences import policy_from_sentences
@@ -476,10 +476,9 @@ def evaluate(
             raise AssistantError(f"{dataset.path}: policy {policy_id!r} has no sentences.")
     started = time.perf_counter()
     base = settings or Settings.from_env()
-    longest = max(len(sentences) for sentences in dataset.policies.values())
     results = []
     with tempfile.TemporaryDirectory(prefix="privacyqa-eval-") as home:
-        run_settings = dataclasses.replace(base, home=Path(home), candidates=max(base.candidates, longest))
+        run_settings = dataclasses.replace(base, home=Path(home))
         assistant = Assistant(run_settings, embedder=embedder, reranker=reranker)
         try:
             for done, (policy_id, sentences) in enumerate(dataset.policies.items()):
