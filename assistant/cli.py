@@ -145,7 +145,7 @@ def eval_privacyqa(
     )],
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON (percentages).")] = False,
     limit: Annotated[Optional[int], typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
-    max_evidence: Annotated[int, typer.Option(min=1, max=50, help="top_k passed to ask.")] = 10,
+    max_evidence: Annotated[int, typer.Option(min=1, max=50, help="top_k passed to ask (the cap on selected sentences).")] = 15,
 ) -> None:
     """Sentence-level precision / recall / F1 on PrivacyQA, with answerability and baselines."""
     from assistant.evaluation.privacyqa import render_report, run_privacyqa
@@ -174,8 +174,9 @@ def eval_categories(
 ) -> None:
     """Macro / micro F1 of the practice-category classifier (PrivacyGLUE OPP-115 task)."""
     from nlu.categories import evaluate
+    from retrieval.embedder import Embedder
 
-    result = evaluate(_check_split(split, ("validation", "test")))
+    result = evaluate(_check_split(split, ("validation", "test")), Embedder())
     console.print_json(data=result) if as_json else console.print(result)
 
 
@@ -185,19 +186,22 @@ app.add_typer(train_app, name="train")
 
 @train_app.command("categories")
 @_friendly_errors
-def train_categories(
-    epochs: Annotated[int, typer.Option(min=1)] = 3,
-    batch_size: Annotated[int, typer.Option(min=1)] = 16,
-    learning_rate: Annotated[float, typer.Option(min=0.0)] = 8e-4,
-    work_dir: Annotated[Path, typer.Option(help="Checkpoints (resumed when present).")] = Path("checkpoints"),
-) -> None:
-    """Fine-tune the OPP-115 practice-category classifier into weights/practice_categories/."""
+def train_categories() -> None:
+    """Train the OPP-115 practice-category classifier into weights/practice_categories/."""
     from nlu.categories import train_release
-    from nlu.training import TrainSettings
+    from retrieval.embedder import Embedder
 
-    settings = TrainSettings(epochs=epochs, batch_size=batch_size, learning_rate=learning_rate)
-    metrics = train_release(settings, work_dir, log=err_console.print)
-    console.print(metrics)
+    console.print(train_release(Embedder()))
+
+
+@train_app.command("questions")
+@_friendly_errors
+def train_questions() -> None:
+    """Train the question classifiers (answerability, categories) into weights/question_classifier/."""
+    from nlu.questions import train_release
+    from retrieval.embedder import Embedder
+
+    console.print(train_release(Embedder()))
 
 
 def _check_split(split: str, allowed: tuple[str, ...]) -> str:

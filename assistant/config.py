@@ -14,12 +14,20 @@ MAX_QUESTION_CHARS = 1000
 
 # Cross-encoder probability (sigmoid of the MS MARCO MiniLM-L-12 logit) below which the best
 # evidence is too weak to quote: the answer becomes `answerable: false, reason: policy_silent`.
-# Measured on the PrivacyQA dev file by scripts/calibrate_silence.py (docs/engine.md).
+# Tuned with the other selection settings on the PrivacyQA dev file by scripts/tune_selection.py
+# (docs/results.md).
 DEFAULT_SILENCE_THRESHOLD = 0.00005
 
 # Evidence beyond the best sentence is kept only when its cross-encoder probability reaches this
-# value (at most --top sentences), so the evidence set has a variable size.
-DEFAULT_EVIDENCE_THRESHOLD = 0.01
+# value (at most --top sentences), so the evidence set has a variable size. Tuned with
+# scripts/tune_selection.py.
+DEFAULT_EVIDENCE_THRESHOLD = 0.0003
+
+# Question categories (OPP-115) predicted with at least this probability steer retrieval: a policy
+# with no sentence of those categories is `policy_silent`, and candidate sentences tagged with one
+# of them get `category_bonus` added to their cross-encoder logit. Tuned on the PrivacyQA dev file.
+DEFAULT_CATEGORY_CONFIDENCE = 0.9
+DEFAULT_CATEGORY_BONUS = 5.0
 
 # How many FAISS candidates the cross-encoder rescoring sees.
 DEFAULT_CANDIDATES = 30
@@ -31,6 +39,8 @@ class Settings:
     max_bytes: int = DEFAULT_MAX_BYTES
     silence_threshold: float = DEFAULT_SILENCE_THRESHOLD
     evidence_threshold: float = DEFAULT_EVIDENCE_THRESHOLD
+    category_confidence: float = DEFAULT_CATEGORY_CONFIDENCE
+    category_bonus: float = DEFAULT_CATEGORY_BONUS
     candidates: int = DEFAULT_CANDIDATES
 
     @property
@@ -51,6 +61,8 @@ class Settings:
             max_bytes=_env_int("ASSISTANT_MAX_BYTES", DEFAULT_MAX_BYTES),
             silence_threshold=_env_float("ASSISTANT_SILENCE_THRESHOLD", DEFAULT_SILENCE_THRESHOLD),
             evidence_threshold=_env_float("ASSISTANT_EVIDENCE_THRESHOLD", DEFAULT_EVIDENCE_THRESHOLD),
+            category_confidence=_env_float("ASSISTANT_CATEGORY_CONFIDENCE", DEFAULT_CATEGORY_CONFIDENCE),
+            category_bonus=_env_float("ASSISTANT_CATEGORY_BONUS", DEFAULT_CATEGORY_BONUS),
         )
 
 

@@ -1,6 +1,7 @@
 """The engine every front end calls: ingest policies, list and remove them, answer questions."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from assistant.models import Answer, Evidence, ParsedPolicy, PolicyVersion, Sent
 from assistant.parsing import load_document
 from assistant.sentences import build_policy
 from assistant.store import PolicySummary, Store
+from nlu.categories import PracticeClassifier
 from nlu.question_data import ANSWERABLE
 from nlu.questions import QuestionClassifier
 from retrieval.embedder import EMBEDDER_NAME, Embedder
@@ -27,6 +29,26 @@ ProgressCallback = Callable[[str, int, int], None]
 
 POLICY_SILENT = "policy_silent"
 MAX_NAME_CHARS = 100
+
+
+@dataclass(frozen=True)
+class ScoredSentence:
+    """A candidate sentence with its cross-encoder probability and its ranking score."""
+
+    sentence: Sentence
+    relevance: float  # cross-encoder probability alone: does this sentence answer the question?
+    score: float  # with the category agreement bonus: what ranks and selects evidence
+
+
+@dataclass(frozen=True)
+class EvidenceRanking:
+    """The policy's candidate sentences for a question, best first, or why there are none."""
+
+    question: str  # normalised
+    version: PolicyVersion
+    reason: str | None  # set when the question classifier or the categories rule it out
+    confidence: float  # the classifier's probability for `reason`
+    ranked: list[ScoredSentence]
 
 
 @dataclass(frozen=True)
@@ -72,6 +94,10 @@ class Assistant:
     def question_classifier(self) -> QuestionClassifier:
         return QuestionClassifier.load()
 
+    @cached_property
+    def practice_classifier(self) -> PracticeClassifier:
+        return PracticeClassifier.load()
+
     # -- policies ------------------------------------------------------------------------
 
     def ingest(self, path: Path, name: str | None = None, progress: ProgressCallback | None = None) -> IngestResult:
@@ -93,7 +119,7 @@ class Assistant:
     def store_policy(
         self, policy: ParsedPolicy, name: str, source: str, sha256: str, progress: ProgressCallback | None = None
     ) -> PolicyVersion:
-        """Embed an already parsed policy and store it as the next version of `name`."""
+        """Tag, embed and store an already parsed policy as the next version of `name`."""
         texts = [s.text for s in policy.sentences]
         done = 0
 
@@ -104,6 +130,11 @@ class Assistant:
                 progress("embedding", done, len(texts))
 
         vectors = self.embedder.encode(texts, on_batch=on_batch)
+        tagged = [
+            dataclasses.replace(sentence, categories=tuple(categories))
+            for sentence, categories in zip(policy.sentences, self.practice_classifier.predict(vectors))
+        ]
+        policy = dataclasses.replace(policy, sentences=tagged)
         return self.store.add_version(name, source, sha256, policy, SentenceIndex.build(vectors), EMBEDDER_NAME)
 
     def policies(self) -> list[PolicySummary]:
@@ -125,37 +156,60 @@ class Assistant:
     # -- questions -----------------------------------------------------------------------
 
     def ask(self, question: str, policy: str, version: int | None = None, top_k: int = 3) -> Answer:
-        """Answer `question` from the policy's sentences.
+        """Answer `question` from the policy's sentences (see `rank_evidence`, then select).
 
-        The question classifier first decides whether this is a question policies answer (if not,
-        the answer says why); then FAISS candidates are reranked by the cross-encoder.
+        The answer is the best-ranked sentence; the evidence adds further sentences whose score
+        reaches `evidence_threshold` (at most `top_k`). The policy is silent when no candidate's
+        cross-encoder probability alone reaches `silence_threshold`.
+        """
+        ranking = self.rank_evidence(question, policy, version)
+        best = max((r.relevance for r in ranking.ranked), default=0.0)
+        reason = ranking.reason or (None if best >= self.settings.silence_threshold else POLICY_SILENT)
+        selected = ranking.ranked[:1] + [
+            r for r in ranking.ranked[1 : max(top_k, 1)] if r.score >= self.settings.evidence_threshold
+        ]
+        evidence = [Evidence(r.sentence.ordinal, r.sentence.section, r.sentence.text, _round(r.score)) for r in selected]
+        return Answer(
+            question=ranking.question,
+            policy=ranking.version.name,
+            version=ranking.version.version,
+            answerable=reason is None,
+            reason=reason,
+            answer=evidence[0].text if reason is None else None,
+            confidence=_round(ranking.confidence if ranking.reason else best),
+            evidence=evidence if ranking.reason is None else [],
+        )
+
+    def rank_evidence(self, question: str, policy: str, version: int | None = None) -> EvidenceRanking:
+        """Classify the question, then rank the policy's sentences for it, best first.
+
+        1. The question classifier decides whether policies answer this kind of question (if
+           not, `reason` says why and nothing is ranked).
+        2. If the question is confidently about practice categories of which the policy has no
+           sentence at all, the policy is silent.
+        3. FAISS gives the nearest sentences; the cross-encoder scores each; sentences tagged
+           with the question's categories get `category_bonus` added to their logit.
         """
         question = _validate_question(question)
         stored = self.store.get_version(policy, version)
         query = self.embedder.encode([question])[0]
         analysis = self.question_classifier.analyse(query)
         if analysis.label != ANSWERABLE:
-            return Answer(question, stored.name, stored.version, answerable=False, reason=analysis.label,
-                          answer=None, confidence=round(analysis.label_probability, 4), evidence=[])
+            return EvidenceRanking(question, stored, analysis.label, analysis.label_probability, [])
+        focus = {c for c, p in analysis.categories.items() if p >= self.settings.category_confidence}
         candidates = self._candidates(stored, query)
+        if focus and not focus & self._covered_categories(stored.id):
+            # e.g. a retention question against a policy with no retention sentence at all
+            return EvidenceRanking(question, stored, POLICY_SILENT, 0.0, [])
         logits = self.reranker.score(question, [s.text for s in candidates])
-        probabilities = sigmoid(logits)
-        ranked = sorted(zip(candidates, probabilities), key=lambda pair: -pair[1])
-        ranked = ranked[:1] + [pair for pair in ranked[1 : max(top_k, 1)] if pair[1] >= self.settings.evidence_threshold]
-        evidence = [Evidence(s.ordinal, s.section, s.text, float(f"{p:.4g}")) for s, p in ranked]
-        confidence = float(ranked[0][1]) if ranked else 0.0
-        answerable = confidence >= self.settings.silence_threshold
-        confidence = float(f"{confidence:.4g}")
-        return Answer(
-            question=question,
-            policy=stored.name,
-            version=stored.version,
-            answerable=answerable,
-            reason=None if answerable else POLICY_SILENT,
-            answer=evidence[0].text if answerable else None,
-            confidence=confidence,
-            evidence=evidence,
-        )
+        agreement = np.array([bool(focus & set(s.categories)) for s in candidates], dtype=np.float32)
+        scores = sigmoid(logits + self.settings.category_bonus * agreement)
+        ranked = [ScoredSentence(s, float(r), float(p)) for s, r, p in zip(candidates, sigmoid(logits), scores)]
+        return EvidenceRanking(question, stored, None, 0.0, sorted(ranked, key=lambda r: -r.score))
+
+    def _covered_categories(self, version_id: int) -> set[str]:
+        """The practice categories at least one sentence of the policy version was tagged with."""
+        return {c for sentence in self._sentences[version_id] for c in sentence.categories}
 
     def _candidates(self, stored: PolicyVersion, query: np.ndarray) -> list[Sentence]:
         """The sentences closest to the question in embedding space.
@@ -169,6 +223,10 @@ class Assistant:
         hits = self._indexes[stored.id].search(query, self.settings.candidates)
         sentences = self._sentences[stored.id]
         return [sentences[ordinal - 1] for ordinal, _ in hits if not _is_question(sentences[ordinal - 1].text)]
+
+
+def _round(value: float) -> float:
+    return float(f"{value:.4g}")
 
 
 def _is_question(text: str) -> bool:

@@ -31,6 +31,7 @@ class Sentence:
     start: int
     end: int
     section: str  # section path joined with " > " ("" when the sentence is above any heading)
+    categories: tuple[str, ...] = ()  # OPP-115 practice categories predicted at ingest
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ if the process dies), so the clean-up never deletes the file of an ingest still 
 from __future__ import annotations
 
 import fcntl
+import json
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -52,6 +53,7 @@ CREATE TABLE IF NOT EXISTS sentences (
     start INTEGER NOT NULL,
     end INTEGER NOT NULL,
     text TEXT NOT NULL,
+    categories TEXT NOT NULL DEFAULT '[]',  -- JSON list of OPP-115 practice categories
     PRIMARY KEY (version_id, ordinal)
 );
 """
@@ -84,8 +86,15 @@ class Store:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self._migrate()
         self._lock_path = home / "write.lock"
         self.remove_orphan_files()
+
+    def _migrate(self) -> None:
+        """Bring stores written by older versions up to the current schema."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(sentences)")}
+        if "categories" not in columns:
+            self.db.execute("ALTER TABLE sentences ADD COLUMN categories TEXT NOT NULL DEFAULT '[]'")
 
     def close(self) -> None:
         self.db.close()
@@ -149,10 +158,10 @@ class Store:
 
     def sentences(self, version_id: int) -> list[Sentence]:
         rows = self.db.execute(
-            "SELECT ordinal, text, start, end, section FROM sentences WHERE version_id = ? ORDER BY ordinal",
+            "SELECT ordinal, text, start, end, section, categories FROM sentences WHERE version_id = ? ORDER BY ordinal",
             (version_id,),
         )
-        return [Sentence(*row) for row in rows]
+        return [Sentence(*row[:5], categories=tuple(json.loads(row[5]))) for row in rows]
 
     def policy_text(self, version_id: int) -> str:
         return self.db.execute("SELECT text FROM versions WHERE id = ?", (version_id,)).fetchone()[0]
@@ -195,8 +204,10 @@ class Store:
                     [(version_id, i, path) for i, path in enumerate(policy.sections, start=1)],
                 )
                 db.executemany(
-                    "INSERT INTO sentences (version_id, ordinal, section, start, end, text) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(version_id, s.ordinal, s.section, s.start, s.end, s.text) for s in policy.sentences],
+                    "INSERT INTO sentences (version_id, ordinal, section, start, end, text, categories) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(version_id, s.ordinal, s.section, s.start, s.end, s.text, json.dumps(list(s.categories)))
+                     for s in policy.sentences],
                 )
         except BaseException:
             (self.index_dir / index_file).unlink(missing_ok=True)

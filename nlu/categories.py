@@ -1,8 +1,9 @@
 """OPP-115 practice categories for policy text (12 labels, multi-label).
 
-Trained on the PrivacyGLUE OPP-115 majority-label split (segments), applied at ingest to every
-sentence. Model: frozen all-MiniLM-L6-v2 + LoRA adapter + a linear head over the mean-pooled
-tokens; one decision threshold per category, tuned on the validation split.
+A small MLP over the all-MiniLM-L6-v2 sentence embedding that ingest computes anyway for retrieval,
+so tagging every sentence costs two matrix products. Trained on the PrivacyGLUE OPP-115
+majority-label split (segments), one decision threshold per category tuned on its validation
+split; applied at ingest to every sentence.
 
     assistant train categories      # reproduces weights/practice_categories/
     assistant eval categories --split test
@@ -11,20 +12,18 @@ from __future__ import annotations
 
 import collections
 import csv
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import torch
 
-from nlu.encoder import HIDDEN_SIZE, LoraSettings, load_encoder, load_tokenizer, mean_pool
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
-from nlu.training import TrainSettings, train, trainable_state
 
 RELEASE_DIR = WEIGHTS_DIR / "practice_categories"
-MAX_LENGTH = 128
 SPLITS = {"train": "train_dataset.csv", "validation": "validation_dataset.csv", "test": "test_dataset.csv"}
+HIDDEN_UNITS = 512
+L2 = 0.01  # chosen on the validation split among 0.001 / 0.01 and 512 / 1024 units (docs/results.md)
 
 
 @dataclass(frozen=True)
@@ -49,50 +48,27 @@ def load_split(split: str) -> list[Example]:
     return [Example(text, frozenset(labels)) for text, labels in groups.items()]
 
 
-class CategoryModel(torch.nn.Module):
-    def __init__(self, n_labels: int, lora: LoraSettings) -> None:
-        super().__init__()
-        self.encoder = load_encoder(lora)
-        self.head = torch.nn.Linear(HIDDEN_SIZE, n_labels)
-
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
-        return self.head(mean_pool(hidden, attention_mask))
-
-
 class PracticeClassifier:
-    """Predicts OPP-115 practice categories for sentences or segments."""
+    """Predicts OPP-115 practice categories from L2-normalised MiniLM sentence embeddings."""
 
-    def __init__(self, model: CategoryModel, labels: list[str], thresholds: list[float], max_length: int) -> None:
-        self.model = model.eval()
-        self.labels = labels
-        self.thresholds = np.array(thresholds)
-        self.max_length = max_length
-        self.tokenizer = load_tokenizer()
+    def __init__(self, state: dict[str, torch.Tensor], config: dict) -> None:
+        self.labels: list[str] = config["labels"]
+        self.thresholds = np.array(config["thresholds"])
+        self._layers = [(state[f"layer{i}.weight"].numpy(), state[f"layer{i}.bias"].numpy()) for i in (0, 1)]
 
     @classmethod
     def load(cls, directory: Path = RELEASE_DIR) -> "PracticeClassifier":
-        state, config = load_release(directory)
-        model = CategoryModel(len(config["labels"]), LoraSettings(**config["lora"]))
-        model.load_state_dict(state, strict=False)
-        model.encoder = model.encoder.merge_and_unload()  # plain BERT at inference: faster
-        return cls(model, config["labels"], config["thresholds"], config["max_length"])
+        return cls(*load_release(directory))
 
-    @torch.inference_mode()
-    def probabilities(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
-        """(len(texts), n_labels) sigmoid probabilities, batched by length."""
-        out = np.zeros((len(texts), len(self.labels)), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), batch_size):
-            rows = order[start : start + batch_size]
-            batch = self.tokenizer([texts[i] for i in rows], padding=True, truncation=True,
-                                   max_length=self.max_length, return_tensors="pt")
-            out[rows] = torch.sigmoid(self.model(batch["input_ids"], batch["attention_mask"])).numpy()
-        return out
+    def probabilities(self, embeddings: np.ndarray) -> np.ndarray:
+        """(n, n_labels) sigmoid probabilities."""
+        (w0, b0), (w1, b1) = self._layers
+        hidden = np.maximum(embeddings @ w0 + b0, 0.0)
+        return 1.0 / (1.0 + np.exp(-(hidden @ w1 + b1)))
 
-    def predict(self, texts: Sequence[str]) -> list[list[str]]:
-        """Categories above their thresholds, for each text."""
-        decisions = self.probabilities(texts) >= self.thresholds
+    def predict(self, embeddings: np.ndarray) -> list[list[str]]:
+        """The categories above their thresholds, for each embedding."""
+        decisions = self.probabilities(embeddings) >= self.thresholds
         return [[label for label, on in zip(self.labels, row) if on] for row in decisions]
 
 
@@ -122,48 +98,35 @@ def tune_thresholds(probabilities: np.ndarray, gold: np.ndarray) -> list[float]:
     return thresholds
 
 
-def train_release(settings: TrainSettings, work_dir: Path, log=print) -> dict:
-    """Train on `train`, tune thresholds on `validation`, write the release; returns validation scores."""
-    torch.manual_seed(settings.seed)
-    examples = load_split("train")
-    labels = sorted({label for example in examples for label in example.labels})
-    lora = LoraSettings()
-    model = CategoryModel(len(labels), lora)
-    tokenizer = load_tokenizer()
-    encoded = tokenizer([e.text for e in examples], truncation=True, max_length=MAX_LENGTH)
-    targets = torch.tensor([[label in e.labels for label in labels] for e in examples], dtype=torch.float32)
-    loss_fn = torch.nn.BCEWithLogitsLoss()
+def train_release(embedder) -> dict:
+    """Fit on `train`, tune thresholds on `validation`, write the release; returns validation scores."""
+    from sklearn.neural_network import MLPClassifier
 
-    def loss_for(batch: list[int]) -> torch.Tensor:
-        padded = tokenizer.pad({"input_ids": [encoded["input_ids"][i] for i in batch],
-                                "attention_mask": [encoded["attention_mask"][i] for i in batch]},
-                               return_tensors="pt")
-        return loss_fn(model(padded["input_ids"], padded["attention_mask"]), targets[batch])
-
-    work_dir.mkdir(parents=True, exist_ok=True)
-    lengths = [len(ids) for ids in encoded["input_ids"]]
-    train(model, lengths, loss_for, settings, work_dir / "practice_categories.ckpt", log=log)
-
-    classifier = PracticeClassifier(model, labels, [0.5] * len(labels), MAX_LENGTH)
-    validation = load_split("validation")
-    probabilities = classifier.probabilities([e.text for e in validation])
+    train, validation = load_split("train"), load_split("validation")
+    labels = sorted({label for example in train for label in example.labels})
+    x_train = embedder.encode([e.text for e in train])
+    y_train = np.array([[label in e.labels for label in labels] for e in train], dtype=int)
+    mlp = MLPClassifier(hidden_layer_sizes=(HIDDEN_UNITS,), alpha=L2, max_iter=300, random_state=0)
+    mlp.fit(x_train, y_train)
+    state = {f"layer{i}.{kind}": torch.tensor(values[i], dtype=torch.float32)
+             for kind, values in (("weight", mlp.coefs_), ("bias", mlp.intercepts_)) for i in (0, 1)}
+    x_validation = embedder.encode([e.text for e in validation])
     gold = np.array([[label in e.labels for label in labels] for e in validation])
-    classifier.thresholds = np.array(tune_thresholds(probabilities, gold))
-    metrics = {"validation": scores([e.labels for e in validation], classifier.predict([e.text for e in validation]),
-                                    labels)}
-    config = {"labels": labels, "thresholds": classifier.thresholds.tolist(), "max_length": MAX_LENGTH,
-              "lora": lora.to_dict()}
-    data = {"corpus": "OPP-115 majority split (PrivacyGLUE / Polisis_Benchmark)", "train": len(examples),
-            "validation": len(validation), "sha256": sha256_of([split_file("train"), split_file("validation")])}
-    command = (f"assistant train categories --epochs {settings.epochs} --batch-size {settings.batch_size} "
-               f"--learning-rate {settings.learning_rate:g}")
-    save_release(RELEASE_DIR, trainable_state(model), config, data, command, metrics)
+    config = {"labels": labels, "thresholds": [0.5] * len(labels), "input": "all-MiniLM-L6-v2 embedding"}
+    config["thresholds"] = tune_thresholds(PracticeClassifier(state, config).probabilities(x_validation), gold)
+    classifier = PracticeClassifier(state, config)
+    metrics = {"validation": scores([e.labels for e in validation], classifier.predict(x_validation), labels)}
+    data = {"corpus": "OPP-115 majority split (PrivacyGLUE / Polisis_Benchmark)", "train_segments": len(train),
+            "validation_segments": len(validation),
+            "sha256": sha256_of([split_file("train"), split_file("validation")])}
+    save_release(RELEASE_DIR, state, config, data, "assistant train categories", metrics)
     return metrics
 
 
-def evaluate(split: str, directory: Path = RELEASE_DIR) -> dict:
-    classifier = PracticeClassifier.load(directory)
+def evaluate(split: str, embedder) -> dict:
+    """Scores of the shipped classifier on an OPP-115 majority split (segments)."""
+    classifier = PracticeClassifier.load()
     examples = load_split(split)
-    predicted = classifier.predict([e.text for e in examples])
-    return {"split": split, "segments": len(examples), **scores([e.labels for e in examples], predicted,
-                                                                 classifier.labels)}
+    predicted = classifier.predict(embedder.encode([e.text for e in examples]))
+    return {"split": split, "segments": len(examples),
+            **scores([e.labels for e in examples], predicted, classifier.labels)}

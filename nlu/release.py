@@ -1,4 +1,4 @@
-"""Saving and loading released adapter weights with their manifest (base, data, command, metrics)."""
+"""Saving and loading released model weights with their manifest (base, data, command, metrics)."""
 from __future__ import annotations
 
 import hashlib
@@ -10,7 +10,7 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 
-from nlu.encoder import BASE_MODEL
+from retrieval.embedder import EMBEDDER_NAME
 
 WEIGHTS_DIR = Path(__file__).resolve().parent.parent / "weights"
 
@@ -30,7 +30,7 @@ def save_release(
     save_file({k: v.to(torch.float16).contiguous() for k, v in state.items()}, str(directory / "model.safetensors"))
     (directory / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     manifest = {
-        "base": BASE_MODEL,
+        "base": EMBEDDER_NAME,
         "data": data,
         "command": command,
         "date": datetime.now(timezone.utc).date().isoformat(),

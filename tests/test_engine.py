@@ -64,6 +64,13 @@ def test_weak_evidence_is_policy_silent(amazon):
     assert answer.confidence < amazon.settings.silence_threshold
 
 
+def test_question_about_a_practice_the_policy_never_mentions_is_silent(amazon):
+    covered = {c for s in amazon.store.sentences(amazon.store.get_version("amazon").id) for c in s.categories}
+    assert "Data Retention" not in covered
+    answer = amazon.ask("How long do you keep my data?", policy="amazon")
+    assert (answer.answerable, answer.reason, answer.evidence) == (False, "policy_silent", [])
+
+
 @pytest.mark.parametrize(
     ("question", "reason"),
     [

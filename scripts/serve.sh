@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The chat stack: the action server (engine env), the Rasa server (Rasa env) and the chat page.
+#
+#   scripts/serve.sh start    start all three in the background, wait until they answer
+#   scripts/serve.sh stop     stop them
+#   scripts/serve.sh status   show what runs
+#   scripts/serve.sh shell    action server in the background + `rasa shell` in this terminal
+#
+# Settings (environment): CHAT_HOST (127.0.0.1), ACTIONS_PORT (5055), RASA_PORT (5005),
+# WEB_PORT (8000), ASSISTANT_HOME (the store the actions answer from), RASA_MODEL
+# (models/privacy-assistant.tar.gz), CHAT_RUN_DIR (.chat-run: pid and log files),
+# CHAT_START_TIMEOUT (seconds, 240), VENV (.venv), RASA_VENV (.venv-rasa).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+HOST=${CHAT_HOST:-127.0.0.1}
+export ACTIONS_PORT=${ACTIONS_PORT:-5055}
+RASA_PORT=${RASA_PORT:-5005}
+WEB_PORT=${WEB_PORT:-8000}
+RUN_DIR=${CHAT_RUN_DIR:-.chat-run}
+VENV=${VENV:-.venv}
+RASA_VENV=${RASA_VENV:-.venv-rasa}
+MODEL=${RASA_MODEL:-models/privacy-assistant.tar.gz}
+TIMEOUT=${CHAT_START_TIMEOUT:-240}
+export RASA_TELEMETRY_ENABLED=false TF_CPP_MIN_LOG_LEVEL=2 PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
+
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+
+alive() { [ -f "$RUN_DIR/$1.pid" ] && kill -0 "$(cat "$RUN_DIR/$1.pid")" 2>/dev/null; }
+
+launch() {  # name command...: a new session (process group) per service, so stop ends its children too
+    local name=$1; shift
+    if alive "$name"; then
+        echo "$name is already running (pid $(cat "$RUN_DIR/$name.pid")): scripts/serve.sh stop first." >&2
+        exit 1
+    fi
+    setsid "$@" >"$RUN_DIR/$name.log" 2>&1 </dev/null &
+    echo $! >"$RUN_DIR/$name.pid"
+}
+
+wait_for() {  # name url: until the url answers, the process dies, or the timeout
+    local name=$1 url=$2 waited=0
+    until python3 -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=5)" "$url" 2>/dev/null; do
+        if ! alive "$name"; then
+            echo "$name exited while starting; the end of $RUN_DIR/$name.log:" >&2
+            tail -n 30 "$RUN_DIR/$name.log" >&2
+            return 1
+        fi
+        if [ "$waited" -ge "$TIMEOUT" ]; then
+            echo "$name did not answer on $url within $TIMEOUT s; see $RUN_DIR/$name.log" >&2
+            return 1
+        fi
+        sleep 1
+        waited=$((waited + 1))
+    done
+}
+
+stop_one() {
+    local name=$1 pid
+    [ -f "$RUN_DIR/$name.pid" ] || return 0
+    pid=$(cat "$RUN_DIR/$name.pid")
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+        kill -KILL -- "-$pid" 2>/dev/null || true
+        echo "stopped $name (pid $pid)"
+    fi
+    rm -f "$RUN_DIR/$name.pid"
+}
+
+check_model() {
+    [ -f "$MODEL" ] || { echo "No Rasa model at $MODEL: run make rasa-train first." >&2; exit 1; }
+}
+
+start_actions() {
+    launch actions "$VENV/bin/python" -m actions.server --host "$HOST" --port "$ACTIONS_PORT"
+}
+
+cmd=${1:-}
+mkdir -p "$RUN_DIR"
+case "$cmd" in
+start)
+    check_model
+    start_actions
+    launch rasa "$RASA_VENV/bin/rasa" run --model "$MODEL" --endpoints endpoints.yml \
+        --credentials credentials.yml -i "$HOST" -p "$RASA_PORT" \
+        --cors "http://$HOST:$WEB_PORT" "http://localhost:$WEB_PORT" "http://127.0.0.1:$WEB_PORT"
+    launch web "$VENV/bin/python" web/server.py --host "$HOST" --port "$WEB_PORT" \
+        --rasa-url "http://$HOST:$RASA_PORT"
+    trap 'echo "Start failed; stopping." >&2; for s in web rasa actions; do stop_one $s; done' ERR
+    wait_for actions "http://$HOST:$ACTIONS_PORT/health"
+    wait_for web "http://$HOST:$WEB_PORT/"
+    wait_for rasa "http://$HOST:$RASA_PORT/"
+    trap - ERR
+    echo "Chat page:        http://$HOST:$WEB_PORT/"
+    echo "REST channel:     http://$HOST:$RASA_PORT/webhooks/rest/webhook"
+    echo "Action server:    http://$HOST:$ACTIONS_PORT/health"
+    echo "Store:            ${ASSISTANT_HOME:-(default)}   logs: $RUN_DIR/"
+    ;;
+stop)
+    for service in web rasa actions; do stop_one "$service"; done
+    ;;
+status)
+    for service in actions rasa web; do
+        if alive "$service"; then echo "$service: running (pid $(cat "$RUN_DIR/$service.pid"))"; else echo "$service: stopped"; fi
+    done
+    ;;
+shell)
+    check_model
+    start_actions
+    trap 'stop_one actions >/dev/null' EXIT
+    echo "Loading the assistant (action server log: $RUN_DIR/actions.log)..."
+    wait_for actions "http://$HOST:$ACTIONS_PORT/health"
+    "$RASA_VENV/bin/rasa" shell --model "$MODEL" --endpoints endpoints.yml -i "$HOST" -p "$RASA_PORT" --quiet
+    ;;
+*)
+    usage
+    ;;
+esac

@@ -1,0 +1,95 @@
+"""The shipped classifiers with the real embedder: practice categories, answerability, manifests."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from nlu.categories import RELEASE_DIR as CATEGORIES_DIR
+from nlu.categories import PracticeClassifier
+from nlu.questions import RELEASE_DIR as QUESTIONS_DIR
+from nlu.questions import QuestionClassifier
+
+
+@pytest.fixture(scope="module")
+def practices():
+    return PracticeClassifier.load()
+
+
+@pytest.fixture(scope="module")
+def questions():
+    return QuestionClassifier.load()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        ("We may share your personal information with advertising partners and other third parties.",
+         "Third Party Sharing/Collection"),
+        ("We retain your account information for as long as your account is active and for 30 days after.",
+         "Data Retention"),
+        ("We use SSL encryption and firewalls to protect your information from unauthorized access.",
+         "Data Security"),
+        ("You can opt out of receiving marketing emails by clicking unsubscribe.", "User Choice/Control"),
+    ],
+)
+def test_practice_categories_of_clear_sentences(embedder, practices, sentence, category):
+    [predicted] = practices.predict(embedder.encode([sentence]))
+    assert category in predicted
+
+
+@pytest.mark.parametrize(
+    ("question", "category"),
+    [
+        ("How long do you keep my data?", "Data Retention"),
+        ("Do they share my data with advertisers?", "Third Party Sharing/Collection"),
+        ("Can I delete my account?", "User Access, Edit and Deletion"),
+    ],
+)
+def test_question_categories(embedder, questions, question, category):
+    analysis = questions.analyse(embedder.encode([question])[0])
+    assert analysis.label == "answerable"
+    assert analysis.categories.get(category, 0) >= 0.9
+
+
+def test_ingest_tags_every_sentence_with_categories(amazon):
+    sentences = amazon.store.sentences(amazon.store.get_version("amazon").id)
+    sharing = [s for s in sentences if s.section == "Does Amazon.com Share the Information It Receives?"]
+    assert sum("Third Party Sharing/Collection" in s.categories for s in sharing) >= len(sharing) // 3
+    assert all(set(s.categories) <= set(PracticeClassifier.load().labels) for s in sentences)
+
+
+def test_policy_without_any_sentence_of_the_asked_category_is_silent(assistant, tmp_path):
+    policy = tmp_path / "tiny.html"
+    policy.write_text(
+        "<h1>Tiny Co privacy</h1><p>We collect your email address when you sign up.</p>"
+        "<p>We share your email address with our payment processor.</p>"
+    )
+    assistant.ingest(policy, name="tiny")
+    covered = {c for s in assistant.store.sentences(assistant.store.get_version("tiny").id) for c in s.categories}
+    assert "Data Retention" not in covered
+    answer = assistant.ask("How long do you keep my data?", policy="tiny")
+    assert (answer.answerable, answer.reason, answer.evidence) == (False, "policy_silent", [])
+    assert assistant.ask("Do you share my email address?", policy="tiny").answerable
+
+
+def test_stores_written_before_categories_are_migrated(tmp_path):
+    from assistant.store import Store
+
+    with sqlite3.connect(tmp_path / "assistant.sqlite3") as db:
+        db.execute("CREATE TABLE sentences (version_id INTEGER NOT NULL, ordinal INTEGER NOT NULL, "
+                   "section TEXT NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, text TEXT NOT NULL, "
+                   "PRIMARY KEY (version_id, ordinal))")
+        db.execute("INSERT INTO sentences VALUES (1, 1, '', 0, 3, 'Hi.')")
+    store = Store(tmp_path)
+    [sentence] = store.sentences(1)
+    assert (sentence.text, sentence.categories) == ("Hi.", ())
+
+
+@pytest.mark.parametrize("directory", [CATEGORIES_DIR, QUESTIONS_DIR])
+def test_shipped_weights_have_a_manifest(directory):
+    manifest = json.loads((directory / "manifest.json").read_text())
+    assert {"base", "data", "command", "date", "metrics"} <= set(manifest)
+    assert manifest["command"].startswith("assistant train ")
+    assert (directory / "model.safetensors").stat().st_size < 5_000_000
