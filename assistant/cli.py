@@ -145,7 +145,9 @@ def eval_privacyqa(
     )],
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON (percentages).")] = False,
     limit: Annotated[Optional[int], typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
-    max_evidence: Annotated[int, typer.Option(min=1, max=50, help="top_k passed to ask (the cap on selected sentences).")] = 15,
+    max_evidence: Annotated[
+        int, typer.Option(min=1, max=50, help="top_k passed to ask (the cap on selected sentences).")
+    ] = 15,
 ) -> None:
     """Sentence-level precision / recall / F1 on PrivacyQA, with answerability and baselines."""
     from assistant.evaluation.privacyqa import render_report, run_privacyqa

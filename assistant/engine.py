@@ -168,7 +168,9 @@ class Assistant:
         selected = ranking.ranked[:1] + [
             r for r in ranking.ranked[1 : max(top_k, 1)] if r.score >= self.settings.evidence_threshold
         ]
-        evidence = [Evidence(r.sentence.ordinal, r.sentence.section, r.sentence.text, _round(r.score)) for r in selected]
+        evidence = [
+            Evidence(r.sentence.ordinal, r.sentence.section, r.sentence.text, _round(r.score)) for r in selected
+        ]
         return Answer(
             question=ranking.question,
             policy=ranking.version.name,

@@ -158,7 +158,8 @@ class Store:
 
     def sentences(self, version_id: int) -> list[Sentence]:
         rows = self.db.execute(
-            "SELECT ordinal, text, start, end, section, categories FROM sentences WHERE version_id = ? ORDER BY ordinal",
+            "SELECT ordinal, text, start, end, section, categories FROM sentences "
+            "WHERE version_id = ? ORDER BY ordinal",
             (version_id,),
         )
         return [Sentence(*row[:5], categories=tuple(json.loads(row[5]))) for row in rows]

@@ -2,8 +2,8 @@
 
 Ranks every question's candidates once (`Assistant.rank_evidence`), then sweeps
 `evidence_threshold`, the evidence cap and `silence_threshold` offline, applying them as
-`Assistant.ask` does, and prints the sentence-level F1 (Ravichander et al. 2019 metric, `assistant.evaluation.metrics`) and
-answerability for each setting. Environment settings (e.g. ASSISTANT_CATEGORY_BONUS) apply.
+`Assistant.ask` does, and prints the sentence-level F1 (Ravichander et al. 2019 metric,
+`assistant.evaluation.metrics`) and answerability for each setting. Environment settings (e.g. ASSISTANT_CATEGORY_BONUS) apply.
 
     .venv/bin/python scripts/tune_selection.py [--data FILE]
 """

@@ -168,7 +168,9 @@ def test_official_loader_parses_policies_and_references(tmp_path):
     # one reference per annotator that is not None, in column order, possibly empty
     assert [q.references for q in dataset.questions] == [[{2, 3}, {3}, set()], [set(), set()], [{1}], [{0, 2}, set()]]
     assert [q.answerable for q in dataset.questions] == [True, False, True, True]
-    assert [q.categories for q in dataset.questions] == [{FIRST}, {FIRST, THIRD}, {FIRST, THIRD, CHOICE}, {FIRST, THIRD}]
+    assert [q.categories for q in dataset.questions] == [
+        {FIRST}, {FIRST, THIRD}, {FIRST, THIRD, CHOICE}, {FIRST, THIRD}
+    ]
 
 
 def test_official_file_scored_end_to_end(tmp_path, embedder, reranker):
