@@ -16,6 +16,8 @@ SAMPLE_QUESTIONS = (
     "Do they use cookies?",
     "How do they protect my information?",
     "Can children use the site?",
+    "How long do they keep my data?",
+    "Has Amazon ever been hacked?",
     "Will my order arrive by Friday?",
 )
 

@@ -26,7 +26,7 @@ def bundled_reranker_dir() -> Path:
 class CrossEncoderReranker:
     """Scores (question, sentence) pairs; higher logits mean more relevant."""
 
-    def __init__(self, model_dir: Path | None = None, max_length: int = 256, batch_size: int = 32) -> None:
+    def __init__(self, model_dir: Path | None = None, max_length: int = 256, batch_size: int = 1) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -43,19 +43,26 @@ class CrossEncoderReranker:
         self.batch_size = batch_size
 
     def score(self, question: str, passages: Sequence[str]) -> np.ndarray:
-        """Relevance logits, one per passage, in the order given."""
-        logits = []
-        for start in range(0, len(passages), self.batch_size):
-            pairs = [(question, passage) for passage in passages[start : start + self.batch_size]]
-            encodings = self.tokenizer.encode_batch(pairs)
+        """Relevance logits, one per passage, in the order given.
+
+        The int8 model quantizes activations dynamically, per batch, so a pair's logit shifts
+        (by up to ~0.7) with the other pairs in its batch. With the default batch size of 1, a
+        sentence's score depends on the question and the sentence only. Larger batches are
+        length-sorted to waste little on padding.
+        """
+        logits = np.zeros(len(passages), dtype=np.float32)
+        order = sorted(range(len(passages)), key=lambda i: len(passages[i]))
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            encodings = self.tokenizer.encode_batch([(question, passages[i]) for i in rows])
             feeds = {
                 "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
                 "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
                 "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
             }
             outputs = self.session.run(None, {k: v for k, v in feeds.items() if k in self.input_names})
-            logits.append(outputs[0].reshape(-1))
-        return np.concatenate(logits) if logits else np.zeros(0, dtype=np.float32)
+            logits[rows] = outputs[0].reshape(-1)
+        return logits
 
 
 def sigmoid(logits: np.ndarray) -> np.ndarray:
