@@ -75,8 +75,9 @@ class Assistant:
             self.embedder = embedder
         if reranker is not None:
             self.reranker = reranker
-        self._indexes: dict[int, SentenceIndex] = {}
-        self._sentences: dict[int, list[Sentence]] = {}
+        # Per policy version, keyed by its index file name (a UUID: never reused, unlike row ids).
+        self._indexes: dict[str, SentenceIndex] = {}
+        self._sentences: dict[str, list[Sentence]] = {}
 
     @cached_property
     def store(self) -> Store:
@@ -200,7 +201,7 @@ class Assistant:
             return EvidenceRanking(question, stored, analysis.label, analysis.label_probability, [])
         focus = {c for c, p in analysis.categories.items() if p >= self.settings.category_confidence}
         candidates = self._candidates(stored, query)
-        if focus and not focus & self._covered_categories(stored.id):
+        if focus and not focus & self._covered_categories(stored):
             # e.g. a retention question against a policy with no retention sentence at all
             return EvidenceRanking(question, stored, POLICY_SILENT, 0.0, [])
         logits = self.reranker.score(question, [s.text for s in candidates])
@@ -209,9 +210,9 @@ class Assistant:
         ranked = [ScoredSentence(s, float(r), float(p)) for s, r, p in zip(candidates, sigmoid(logits), scores)]
         return EvidenceRanking(question, stored, None, 0.0, sorted(ranked, key=lambda r: -r.score))
 
-    def _covered_categories(self, version_id: int) -> set[str]:
+    def _covered_categories(self, stored: PolicyVersion) -> set[str]:
         """The practice categories at least one sentence of the policy version was tagged with."""
-        return {c for sentence in self._sentences[version_id] for c in sentence.categories}
+        return {c for sentence in self._sentences[stored.index_file] for c in sentence.categories}
 
     def _candidates(self, stored: PolicyVersion, query: np.ndarray) -> list[Sentence]:
         """The sentences closest to the question in embedding space.
@@ -219,11 +220,12 @@ class Assistant:
         Sentences that are themselves questions (tables of contents, FAQ headings) never answer
         anything, so they are not candidates.
         """
-        if stored.id not in self._indexes:
-            self._indexes[stored.id] = self.store.load_index(stored)
-            self._sentences[stored.id] = self.store.sentences(stored.id)
-        hits = self._indexes[stored.id].search(query, self.settings.candidates)
-        sentences = self._sentences[stored.id]
+        key = stored.index_file
+        if key not in self._indexes:
+            self._indexes[key] = self.store.load_index(stored)
+            self._sentences[key] = self.store.sentences(stored.id)
+        hits = self._indexes[key].search(query, self.settings.candidates)
+        sentences = self._sentences[key]
         return [sentences[ordinal - 1] for ordinal, _ in hits if not _is_question(sentences[ordinal - 1].text)]
 
 
