@@ -6,7 +6,8 @@ STAMP := $(VENV)/.installed
 export ASSISTANT_DEMO_HOME ?= $(CURDIR)/.demo-home
 DEMO_POLICY ?= examples/policies/amazon.com.html
 
-.PHONY: venv demo test clean-demo rasa-venv
+.PHONY: venv demo test clean-demo rasa-venv chat-venv rasa-train rasa-test rasa-cv web-deps chromium chat-test-setup \
+	demo-store chat serve stop
 
 venv: $(STAMP)
 
@@ -22,7 +23,7 @@ $(STAMP): pyproject.toml requirements/constraints.txt
 demo: $(STAMP)
 	ASSISTANT_HOME=$(ASSISTANT_DEMO_HOME) $(BIN)/python -m assistant.demo $(DEMO_POLICY)
 
-test: $(STAMP)
+test: $(STAMP) chat-test-setup rasa-test
 	$(BIN)/python -m pytest -q
 
 clean-demo:
@@ -46,3 +47,72 @@ $(RASA_STAMP): $(RASA_REQS)
 		-c requirements/rasa-extra-constraints-py311.txt -c requirements/rasa-freeze-py311.txt
 	$(RASA_BIN)/pip install --quiet --no-deps --ignore-requires-python "rasa==3.6.21"
 	touch $(RASA_STAMP)
+
+# The engine environment's chat extra: rasa-sdk for the custom actions, playwright for the browser test.
+CHAT_STAMP := $(VENV)/.chat-installed
+
+chat-venv: $(CHAT_STAMP)
+
+$(CHAT_STAMP): $(STAMP) pyproject.toml requirements/rasa-actions-constraints.txt
+	$(BIN)/pip install --quiet -c requirements/rasa-actions-constraints.txt -e ".[chat]"
+	touch $(CHAT_STAMP)
+
+# Rasa reads only these files: never data/corpora/.
+RASA_DATA := data/nlu.yml data/stories.yml data/rules.yml
+RASA_MODEL := models/privacy-assistant.tar.gz
+export RASA_TELEMETRY_ENABLED := false
+export TF_CPP_MIN_LOG_LEVEL := 2
+export ACTIONS_PORT ?= 5055
+export RASA_PORT ?= 5005
+export WEB_PORT ?= 8000
+
+rasa-train: $(RASA_MODEL)
+
+$(RASA_MODEL): $(RASA_STAMP) config.yml domain.yml $(RASA_DATA)
+	$(RASA_BIN)/rasa train --data $(RASA_DATA) --config config.yml --domain domain.yml \
+		--out models --fixed-model-name privacy-assistant
+
+# Rasa test stories: every turn's intent and action must be predicted (no action server needed).
+rasa-test: $(RASA_MODEL)
+	$(RASA_BIN)/rasa test core --model $(RASA_MODEL) --stories tests/test_stories.yml \
+		--out test-artifacts/rasa-core --fail-on-prediction-errors
+
+# NLU cross-validation for docs/results.md (minutes; not part of make test).
+RASA_CV_FOLDS ?= 3
+rasa-cv: $(RASA_STAMP)
+	$(RASA_BIN)/rasa test nlu --nlu data/nlu.yml --config config.yml --cross-validation \
+		--folds $(RASA_CV_FOLDS) --out test-artifacts/rasa-nlu-cv
+
+# The chat widget (rasa-webchat) from the npm registry, served locally by web/server.py.
+WEB_STAMP := web/node_modules/.installed
+
+web-deps: $(WEB_STAMP)
+
+$(WEB_STAMP): web/package.json web/package-lock.json
+	cd web && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $(WEB_STAMP)
+
+# Debian's headless Chromium for the Playwright test (never `playwright install`).
+chromium:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; \
+	fi
+
+chat-test-setup: $(CHAT_STAMP) $(RASA_MODEL) $(WEB_STAMP) chromium
+
+# The bundled example policies in the demo store.
+demo-store: $(STAMP)
+	ASSISTANT_HOME=$(ASSISTANT_DEMO_HOME) $(BIN)/python scripts/ingest_examples.py
+
+# Chat in the terminal: action server in the background, `rasa shell` here (/stop or Ctrl-D ends).
+chat: $(CHAT_STAMP) $(RASA_MODEL) demo-store
+	ASSISTANT_HOME=$(ASSISTANT_DEMO_HOME) scripts/serve.sh shell
+
+# Action server, Rasa server (REST + socketio) and the chat page in the background; `make stop` ends them.
+serve: $(CHAT_STAMP) $(RASA_MODEL) $(WEB_STAMP) demo-store
+	ASSISTANT_HOME=$(ASSISTANT_DEMO_HOME) scripts/serve.sh start
+
+stop:
+	scripts/serve.sh stop

@@ -28,6 +28,9 @@ from retrieval.reranker import CrossEncoderReranker, sigmoid
 ProgressCallback = Callable[[str, int, int], None]
 
 POLICY_SILENT = "policy_silent"
+# What ingest computes for every sentence. Stored with each version: identical content ingested
+# by an older pipeline (e.g. before sentences were tagged with practices) becomes a new version.
+INGEST_PIPELINE = f"{EMBEDDER_NAME}; OPP-115 practice tagger v1"
 MAX_NAME_CHARS = 100
 
 
@@ -108,7 +111,7 @@ class Assistant:
         document = load_document(path, self.settings.max_bytes)
         sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
         existing = self._latest_or_none(name)
-        if existing is not None and existing.sha256 == sha256:
+        if existing and existing.sha256 == sha256 and self.store.pipeline(existing) == INGEST_PIPELINE:
             return IngestResult(existing, unchanged=True, seconds=time.perf_counter() - started)
 
         policy = build_policy(document)
@@ -136,7 +139,7 @@ class Assistant:
             for sentence, categories in zip(policy.sentences, self.practice_classifier.predict(vectors))
         ]
         policy = dataclasses.replace(policy, sentences=tagged)
-        return self.store.add_version(name, source, sha256, policy, SentenceIndex.build(vectors), EMBEDDER_NAME)
+        return self.store.add_version(name, source, sha256, policy, SentenceIndex.build(vectors), INGEST_PIPELINE)
 
     def policies(self) -> list[PolicySummary]:
         return self.store.list_policies()

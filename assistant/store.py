@@ -164,6 +164,10 @@ class Store:
         )
         return [Sentence(*row[:5], categories=tuple(json.loads(row[5]))) for row in rows]
 
+    def pipeline(self, version: PolicyVersion) -> str:
+        """The ingest pipeline that produced a stored version (see `assistant.engine.INGEST_PIPELINE`)."""
+        return self.db.execute("SELECT embedder FROM versions WHERE id = ?", (version.id,)).fetchone()[0]
+
     def policy_text(self, version_id: int) -> str:
         return self.db.execute("SELECT text FROM versions WHERE id = ?", (version_id,)).fetchone()[0]
 
@@ -179,7 +183,10 @@ class Store:
     def add_version(
         self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str
     ) -> PolicyVersion:
-        """Store a new version of `name` (version 1 for a new name) with its index, all or nothing."""
+        """Store a new version of `name` (version 1 for a new name) with its index, all or nothing.
+
+        `embedder` names the ingest pipeline (embedder and taggers) that produced the version.
+        """
         with self._writer_lock():
             return self._add_version_locked(name, source_path, sha256, policy, index, embedder)
 

@@ -129,7 +129,7 @@ def run(url: str, conversations: int, questions: int) -> dict:
     ordered = sorted(latencies)
 
     def percentile(q: float) -> float:
-        return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] if ordered else float("nan")
+        return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
 
     return {
         "conversations": conversations, "questions_each": questions, "requests": len(latencies) + len(choose_latencies),
@@ -172,7 +172,7 @@ def main() -> None:
             result[f"cpu_ms_per_request_{service}"] = 1000 * (cpu_seconds(pid) - cpu_before[service]) / result["requests"]
     finally:
         if env is not None:
-            subprocess.run([str(ROOT / "scripts" / "serve.sh"), "stop"], env=env, cwd=ROOT,
+            subprocess.run([str(ROOT / "scripts" / "serve.sh"), "stop"], env=env, cwd=ROOT, check=False,
                            stdout=subprocess.DEVNULL, timeout=120)
     if args.json:
         print(json.dumps(result, indent=2))

@@ -125,3 +125,11 @@ def test_remove_forgets_the_policy(assistant):
     assert assistant.policies() == []
     with pytest.raises(UnknownPolicyError):
         assistant.ask("Do they use cookies?", policy="amazon")
+
+
+def test_identical_content_from_an_older_pipeline_is_ingested_again(assistant, home):
+    first = assistant.ingest(AMAZON, name="amazon")
+    assistant.store.db.execute("UPDATE versions SET embedder = 'an older pipeline'")
+    again = assistant.ingest(AMAZON, name="amazon")
+    assert not again.unchanged and again.version.version == first.version.version + 1
+    assert assistant.ingest(AMAZON, name="amazon").unchanged

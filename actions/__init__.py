@@ -1,0 +1,1 @@
+"""Rasa custom actions of the privacy assistant (served by `python -m actions.server`)."""

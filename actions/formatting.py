@@ -1,0 +1,244 @@
+"""Turn the engine's answers into chat messages. Formatting only: no answering happens here.
+
+Two styles, chosen per input channel:
+
+- plain text for the terminal (`rasa shell`) and the REST channel: policy text as stored, with
+  control characters removed so a policy cannot drive the terminal;
+- Markdown for the web widget (socketio), which renders bot messages with react-markdown. There,
+  every ASCII punctuation character of policy or user text is written as a numeric character
+  reference (`<` as `&#60;`): the Markdown parser decodes references into literal text, so a policy
+  sentence can never become HTML, a link, an image or emphasis — `<script>` shows as `<script>`.
+"""
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from assistant.answers import explain_reason
+from assistant.models import Evidence
+
+EXAMPLE_QUESTIONS = (
+    "What information do they collect about me?",
+    "Do they share my personal information with other companies?",
+    "How long do they keep my data?",
+    "Can I delete my account?",
+)
+
+MAX_TOPICS = 8
+
+_MARKDOWN_SIGNIFICANT = frozenset(string.punctuation)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class Style:
+    """Plain text or Markdown; `text()` is the only way policy or user text enters a message."""
+
+    def __init__(self, markdown: bool) -> None:
+        self.markdown = markdown
+
+    @classmethod
+    def for_channel(cls, channel: str | None) -> Style:
+        return cls(markdown=channel == "socketio")
+
+    def text(self, value: Any) -> str:
+        """Untrusted text (policy sentences, section names, user input) made safe to show."""
+        value = " ".join(_CONTROL.sub(" ", str(value)).split())
+        if not self.markdown:
+            return value
+        return "".join(f"&#{ord(c)};" if c in _MARKDOWN_SIGNIFICANT else c for c in value)
+
+    def bold(self, safe: str) -> str:
+        return f"**{safe}**" if self.markdown else safe
+
+    def italic(self, safe: str) -> str:
+        return f"*{safe}*" if self.markdown else safe
+
+    def quote(self, lines: Sequence[str]) -> str:
+        if self.markdown:
+            return "\n>\n".join(f"> {line}" for line in lines)
+        return "\n".join(f"  {line}" for line in lines)
+
+    def bullets(self, items: Iterable[str]) -> str:
+        return "\n".join(f"- {item}" if self.markdown else f"  • {item}" for item in items)
+
+    def join(self, blocks: Iterable[str]) -> str:
+        return ("\n\n" if self.markdown else "\n").join(block for block in blocks if block)
+
+
+def evidence_of(answer: dict) -> list[Evidence]:
+    return [Evidence(**item) for item in answer.get("evidence") or []]
+
+
+def _quoted(style: Style, evidence: Evidence, rank: int | None = None) -> str:
+    """A policy sentence in quotes with its citation; numbered, with its score, in the full evidence."""
+    citation = style.text(evidence.citation())
+    label = ""
+    if rank is not None:
+        citation += " " + style.text(f"(relevance {evidence.score:.2g})")
+        label = style.text(f"{rank}.") + " "
+    return style.quote([f"{label}“{style.text(evidence.text)}”", f"— {style.italic(citation)}"])
+
+
+def format_answer(answer: dict, topics: Sequence[str], style: Style) -> str:
+    """The short answer, then the best evidence quoted with its citation (or why there is no answer)."""
+    policy = style.text(answer["policy"])
+    evidence = evidence_of(answer)
+    if not answer["answerable"]:
+        return format_unanswerable(answer, topics, style)
+    first = evidence[0] if evidence else None
+    short = answer.get("answer") or ""
+    if first is not None and " ".join(short.split()) == " ".join(first.text.split()):
+        head = style.bold(f"{policy} says:")
+    else:
+        head = f"{style.bold(f'Answer ({policy}):')} {style.text(short)}"
+    blocks = [head]
+    if first is not None:
+        blocks.append(_quoted(style, first))
+    if len(evidence) > 1:
+        blocks.append(f"Say “why?” to see all {len(evidence)} passages behind this answer.")
+    return style.join(blocks)
+
+
+def format_unanswerable(answer: dict, topics: Sequence[str], style: Style) -> str:
+    """The reason in plain words (the engine's shared texts) and the topics the policy does cover."""
+    policy = style.text(answer["policy"])
+    blocks = [f"I can't answer that from {policy}. {explain_reason(answer.get('reason'))}"]
+    if topics:
+        shown = [style.text(topic) for topic in topics[:MAX_TOPICS]]
+        more = len(topics) - len(shown)
+        blocks.append(f"What {policy} does cover:")
+        blocks.append(style.bullets(shown + ([f"… and {more} more"] if more > 0 else [])))
+    if answer.get("evidence"):
+        blocks.append("Say “why?” to see the closest passages anyway.")
+    return style.join(blocks)
+
+
+def format_evidence(answer: dict | None, style: Style) -> str:
+    """The full evidence of the last answer (“why?”), each passage with its citation and score."""
+    if not answer:
+        return "Ask me a question about a policy first; then “why?” shows the passages behind the answer."
+    evidence = evidence_of(answer)
+    question = style.text(answer["question"])
+    policy = style.text(answer["policy"])
+    if not evidence:
+        return f"I found no passage of {policy} for “{question}”."
+    if answer["answerable"]:
+        head = f"For “{question}”, {policy} says ({len(evidence)} passage{'s' if len(evidence) != 1 else ''}):"
+    else:
+        head = f"None of these passages of {policy} clearly answers “{question}”; they are the closest:"
+    blocks = [head]
+    blocks.extend(_quoted(style, item, rank) for rank, item in enumerate(evidence, start=1))
+    return style.join(blocks)
+
+
+def topics_from_sections(sections: Sequence[str]) -> list[str]:
+    """Distinct section headings (the last part of each section path), in policy order."""
+    seen: set[str] = set()
+    topics = []
+    for path in sections:
+        heading = path.split(" > ")[-1].strip()
+        key = re.sub(r"^\s*(\d+|[ivx]+|[a-z])[.)]\s*", "", heading.lower()).strip(" :?.")
+        if heading and key and key not in seen:
+            seen.add(key)
+            topics.append(heading)
+    return topics
+
+
+def format_policy_list(policies: Sequence[dict], current: str | None, style: Style) -> str:
+    if not policies:
+        return no_policies_message(style)
+    items = []
+    for item in policies:
+        line = f"{style.text(item['name'])} (version {item['version']}, {item['sentences']} sentences)"
+        if current and item["name"].lower() == current.lower():
+            line += " ← " + style.bold("current")
+        items.append(line)
+    blocks = [f"Loaded policies ({len(policies)}):", style.bullets(items)]
+    blocks.append("Say a policy's name to choose it." if len(policies) > 1 else "Ask me anything about it.")
+    return style.join(blocks)
+
+
+def no_policies_message(style: Style) -> str:
+    return style.join([
+        "No policies are loaded yet.",
+        "Add one in a terminal with " + _code(style, "assistant ingest PATH") + ", then ask me about it.",
+    ])
+
+
+def _code(style: Style, command: str) -> str:
+    return f"`{command}`" if style.markdown else command
+
+
+def policy_status(policies: Sequence[dict], current: str | None, style: Style) -> str:
+    names = [style.text(p["name"]) for p in policies]
+    if current:
+        return f"We're looking at {style.bold(style.text(current))}."
+    if len(names) == 1:
+        return f"I have one policy loaded: {names[0]}."
+    if names:
+        return f"Loaded policies: {', '.join(names)}. Say a name to choose one."
+    return no_policies_message(style)
+
+
+def format_greeting(policies: Sequence[dict], current: str | None, style: Style) -> str:
+    return style.join([
+        "Hi! I answer questions about privacy policies, quoting the policy's own sentences and where they are.",
+        policy_status(policies, current, style),
+        "Ask me, for example, “Do they sell my data?” — or say “help”.",
+    ])
+
+
+def format_help(policies: Sequence[dict], current: str | None, style: Style) -> str:
+    return style.join([
+        (
+            "I read privacy policies for you. Ask a question in your own words and I answer from the "
+            "policy, quoting the sentences I used with their section. If the policy doesn't say, I tell you so."
+        ),
+        "Try:",
+        style.bullets(style.text(q) for q in EXAMPLE_QUESTIONS),
+        (
+            "Follow-up questions stay on the same policy. Say “why?” to see all the evidence for the last "
+            "answer, “list policies” to see what is loaded, or a policy's name to switch."
+        ),
+        policy_status(policies, current, style),
+    ])
+
+
+def format_chosen(policy: dict, style: Style) -> str:
+    name = style.bold(style.text(policy["name"]))
+    return (
+        f"OK, now answering from {name} (version {policy['version']}, {policy['sentences']} sentences). "
+        f"Ask me anything about it, for example “{style.text(EXAMPLE_QUESTIONS[0])}”"
+    )
+
+
+def format_unknown_policy(typed: str, policies: Sequence[dict], style: Style) -> str:
+    if not policies:
+        return no_policies_message(style)
+    names = ", ".join(style.text(p["name"]) for p in policies)
+    typed = style.text(typed[:80]) or "that"
+    return f"I don't have a policy called “{typed}”. Loaded policies: {names}. Which one do you mean?"
+
+
+def format_which_policy(policies: Sequence[dict], question: str | None, style: Style) -> str:
+    names = ", ".join(style.text(p["name"]) for p in policies)
+    text = f"Which policy should I look in? Loaded: {names}."
+    if question:
+        text += f" I'll answer “{style.text(question[:200])}” as soon as you choose."
+    return text
+
+
+def format_summary_unavailable(policy: str | None, style: Style) -> str:
+    subject = style.text(policy) if policy else "the policy"
+    return style.join([
+        (
+            f"A privacy label for {subject} (a one-screen summary of what it collects, shares and lets you "
+            "control) isn't available yet — sorry."
+        ),
+        (
+            "Meanwhile, ask me directly, for example “What do they collect?”, “Do they share my data?” or "
+            "“How long do they keep it?”"
+        ),
+    ])

@@ -1,0 +1,148 @@
+"""The real chat stack for the end-to-end tests, started once per test session.
+
+`scripts/serve.sh start` runs the action server (engine env), the Rasa server (Rasa env, the model
+trained by `make rasa-train`) and the chat page as subprocesses on free loopback ports, over a
+fresh store holding two example policies and a policy whose sentences contain HTML and Markdown.
+test_actions.py, test_chat_e2e.py and test_webchat.py share it; it stops when the session ends.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVE = ROOT / "scripts" / "serve.sh"
+RASA = ROOT / ".venv-rasa" / "bin" / "rasa"
+MODEL = ROOT / "models" / "privacy-assistant.tar.gz"
+WEBCHAT = ROOT / "web" / "node_modules" / "rasa-webchat" / "lib" / "index.js"
+EXAMPLES = ROOT / "examples" / "policies"
+POLICIES = ("amazon.com", "instagram.com")
+MARKUP_POLICY = "markup-test"
+
+# Sentences a browser would execute or render as markup if the chat injected policy text as HTML.
+MARKUP_POLICY_TEXT = """\
+Markup Test Privacy Policy
+
+Information We Collect
+
+We collect your email address <script>window.__injected = "script"</script> when you register an account.
+
+We collect your postal address <img src="x" onerror="window.__injected = 'img'"> when you order a product.
+
+Sharing
+
+We share your purchase history with **payment** partners as described at [our page](javascript:window.__injected='link').
+
+Cookies
+
+We use cookies & web beacons <b>to remember</b> your settings ![pixel](http://127.0.0.2:9/pixel.png) for a year.
+"""
+
+
+@dataclass
+class ChatStack:
+    home: Path
+    run_dir: Path
+    actions_port: int
+    rasa_port: int
+    web_port: int
+
+    @property
+    def actions_url(self) -> str:
+        return f"http://127.0.0.1:{self.actions_port}"
+
+    @property
+    def rest_url(self) -> str:
+        return f"http://127.0.0.1:{self.rasa_port}/webhooks/rest/webhook"
+
+    @property
+    def page_url(self) -> str:
+        return f"http://127.0.0.1:{self.web_port}/"
+
+    def env(self) -> dict[str, str]:
+        return dict(
+            os.environ, CHAT_HOST="127.0.0.1", ACTIONS_PORT=str(self.actions_port), RASA_PORT=str(self.rasa_port),
+            WEB_PORT=str(self.web_port), ASSISTANT_HOME=str(self.home), CHAT_RUN_DIR=str(self.run_dir),
+        )
+
+    def say(self, sender: str, text: str, timeout: float = 120) -> list[dict]:
+        """One user message through the REST channel; the bot's messages."""
+        return post_json(self.rest_url, {"sender": sender, "message": text}, timeout)
+
+    def log(self, service: str) -> str:
+        return (self.run_dir / f"{service}.log").read_text(errors="replace")
+
+
+def post_json(url: str, payload: dict, timeout: float = 120) -> object:
+    request = urllib.request.Request(url, json.dumps(payload).encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return json.load(response)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def require_chat_setup() -> None:
+    """Skip (fail under CI) when the chat front end is not set up: `make chat-test-setup` does it."""
+    missing = [str(p.relative_to(ROOT)) for p in (RASA, MODEL, WEBCHAT) if not p.exists()]
+    try:
+        import rasa_sdk  # noqa: F401
+    except ImportError:
+        missing.append("rasa-sdk in .venv")
+    if missing:
+        message = f"chat front end not set up (run `make chat-test-setup`): missing {', '.join(missing)}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def ingest_test_policies(home: Path, embedder, reranker, tmp_dir: Path) -> None:
+    from assistant.config import Settings
+    from assistant.engine import Assistant
+
+    assistant = Assistant(Settings(home=home), embedder=embedder, reranker=reranker)
+    for name in POLICIES:
+        assistant.ingest(EXAMPLES / f"{name}.html", name=name)
+    markup = tmp_dir / f"{MARKUP_POLICY}.txt"
+    markup.write_text(MARKUP_POLICY_TEXT, encoding="utf-8")
+    assistant.ingest(markup, name=MARKUP_POLICY)
+    assistant.store.close()
+
+
+_stack: ChatStack | None = None
+
+
+def shared_stack(request: pytest.FixtureRequest, tmp_path_factory, embedder, reranker) -> ChatStack:
+    """The session's chat stack, started on first use, stopped when the session ends."""
+    global _stack
+    if _stack is not None:
+        return _stack
+    require_chat_setup()
+    base = tmp_path_factory.mktemp("chat")
+    ingest_test_policies(base / "home", embedder, reranker, base)
+    stack = ChatStack(base / "home", base / "run", free_port(), free_port(), free_port())
+    started = subprocess.run(
+        [str(SERVE), "start"], env=stack.env(), cwd=ROOT, capture_output=True, text=True, timeout=420, check=False
+    )
+    if started.returncode != 0:
+        subprocess.run([str(SERVE), "stop"], env=stack.env(), cwd=ROOT, capture_output=True, timeout=60, check=False)
+        pytest.fail(f"scripts/serve.sh start failed:\n{started.stdout}\n{started.stderr}")
+
+    def stop() -> None:
+        global _stack
+        subprocess.run([str(SERVE), "stop"], env=stack.env(), cwd=ROOT, capture_output=True, timeout=60, check=False)
+        _stack = None
+
+    request.addfinalizer(stop)  # `request` is a session-scoped fixture's: runs when the session ends
+    _stack = stack
+    return stack

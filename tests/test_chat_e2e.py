@@ -1,0 +1,162 @@
+"""Whole conversations through the Rasa server's REST channel: the trained model, the real action
+server and real ingested policies (tests/chat_stack.py)."""
+from __future__ import annotations
+
+import re
+import threading
+import uuid
+
+import pytest
+from chat_stack import MARKUP_POLICY, POLICIES, shared_stack
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="session")
+def stack(request, tmp_path_factory, embedder, reranker):
+    return shared_stack(request, tmp_path_factory, embedder, reranker)
+
+
+@pytest.fixture(scope="session")
+def sentences(stack):
+    """Every stored sentence of each test policy, to check that quotes are verbatim."""
+    from assistant.store import Store
+
+    store = Store(stack.home)
+    try:
+        return {name: [s.text for s in store.sentences(store.get_version(name).id)] for name in (*POLICIES, MARKUP_POLICY)}
+    finally:
+        store.close()
+
+
+class Conversation:
+    def __init__(self, stack, sender: str | None = None) -> None:
+        self.stack = stack
+        self.sender = sender or f"test-{uuid.uuid4().hex[:8]}"
+
+    def say(self, text: str) -> str:
+        messages = self.stack.say(self.sender, text)
+        assert messages, f"no reply to {text!r}"  # never a silent turn
+        reply = "\n".join(m.get("text") or "" for m in messages)
+        assert reply.strip(), f"an empty reply to {text!r}"
+        return reply
+
+
+def quoted(reply: str) -> list[str]:
+    """The policy sentences quoted in a reply: the lines “...”, possibly numbered."""
+    lines = [re.sub(r"^\d+\.\s*", "", line.strip()) for line in reply.splitlines()]
+    return [line[1:-1] for line in lines if line.startswith("“") and line.endswith("”")]
+
+
+def test_a_whole_conversation(stack, sentences):
+    chat = Conversation(stack)
+    greeting = chat.say("hello")
+    assert "privacy policies" in greeting and "amazon.com" in greeting
+
+    help_text = chat.say("what can you do?")
+    assert "why?" in help_text and "Do they share my personal information" in help_text
+
+    which = chat.say("Do they sell my personal information?")
+    assert "Which policy" in which
+
+    answer = chat.say("amazon")
+    assert "now answering from amazon.com" in answer
+    assert any(q in sentences["amazon.com"] for q in quoted(answer)), answer
+    assert "§ " in answer and "sentence " in answer
+
+    follow_up = chat.say("and how long do they keep it?")  # stays on amazon.com: answered, or why not
+    assert "amazon.com says" in follow_up or "Answer (amazon.com)" in follow_up or \
+        "I can't answer that from amazon.com" in follow_up, follow_up
+    assert all(q in sentences["amazon.com"] for q in quoted(follow_up)), follow_up
+
+    why = chat.say("show me where it says that")
+    assert "and how long do they keep it?" in why
+    assert all(q in sentences["amazon.com"] for q in quoted(why))
+
+    summary = chat.say("summarize")
+    assert "isn't available yet" in summary
+
+    collect = chat.say("what do they collect?")  # a normal question, not the (missing) label
+    assert "isn't available yet" not in collect and "amazon.com" in collect
+    assert all(q in sentences["amazon.com"] for q in quoted(collect)), collect
+
+    listing = chat.say("which policies are loaded?")
+    assert "amazon.com (version 1" in listing and "← current" in listing
+
+    switched = chat.say("switch to Instagram.com")
+    assert "now answering from instagram.com" in switched
+
+    silent = chat.say("Will my order arrive by Friday?")
+    assert "I can't answer that from instagram.com" in silent and "does cover" in silent
+
+    assert "only help with privacy policies" in chat.say("tell me a joke")
+    assert "welcome" in chat.say("thank you!").lower()
+    assert "Goodbye" in chat.say("bye")
+
+
+def test_policy_name_in_the_question_switches_policy(stack, sentences):
+    chat = Conversation(stack)
+    chat.say("instagram")
+    reply = chat.say("Does amazon use cookies?")
+    assert any(q in sentences["amazon.com"] for q in quoted(reply)), reply
+
+
+def test_a_message_that_is_just_a_policy_name_chooses_it(stack):
+    chat = Conversation(stack)
+    for typed, name in (("Markup-Test", MARKUP_POLICY), ("INSTAGRAM.COM", "instagram.com"), ("amazon", "amazon.com")):
+        assert f"now answering from {name}" in chat.say(typed)
+
+
+def test_two_users_at_once_never_see_each_other(stack, sentences):
+    alice, bob = Conversation(stack, "alice"), Conversation(stack, "bob")
+    replies: dict[str, list[str]] = {"alice": [], "bob": []}
+    errors: list[BaseException] = []
+
+    def talk(chat: Conversation, policy: str, questions: list[str]) -> None:
+        try:
+            replies[chat.sender].append(chat.say(policy))
+            for question in questions:
+                replies[chat.sender].append(chat.say(question))
+            replies[chat.sender].append(chat.say("why?"))
+        except BaseException as error:  # noqa: BLE001 (re-raised below)
+            errors.append(error)
+
+    threads = [
+        threading.Thread(target=talk, args=(alice, "amazon.com", ["Do they use cookies?", "Can I delete my data?"])),
+        threading.Thread(target=talk, args=(bob, "instagram", ["Who can see my photos?", "Do they share my data?"])),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not errors, errors
+    for sender, policy, other, own_question, other_question in (
+        ("alice", "amazon.com", "instagram.com", "Can I delete my data?", "Do they share my data?"),
+        ("bob", "instagram.com", "amazon.com", "Do they share my data?", "Can I delete my data?"),
+    ):
+        answers = replies[sender][1:3]
+        for reply in answers:
+            assert any(q in sentences[policy] for q in quoted(reply)), (sender, reply)
+            assert other not in reply
+        why = replies[sender][3]
+        assert own_question in why and other_question not in why
+
+
+@pytest.mark.parametrize("text", [
+    "",
+    "    ",
+    "Do they keep my data forever? " * 170,
+    "Welche Daten speichern sie über mich?",
+    "¿Venden mis datos personales?",
+    "这个网站收集我的哪些数据？",
+    "😀😀😀",
+    "🍪?",
+    "switch to netflix",
+    "<script>alert(1)</script>",
+])
+def test_bad_input_gets_a_helpful_reply(stack, text):
+    chat = Conversation(stack)
+    chat.say("amazon")
+    reply = chat.say(text)  # asserts a non-empty reply
+    assert "went wrong" not in reply
+    assert len(reply) > 30
