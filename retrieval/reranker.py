@@ -6,6 +6,7 @@ downloader must not run), so its directory is located with `importlib.util.find_
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -34,9 +35,8 @@ class CrossEncoderReranker:
         self.tokenizer.enable_truncation(max_length=max_length)
         self.tokenizer.enable_padding()
         options = ort.SessionOptions()
-        # One pair at a time is too small to share across threads, and spin-waiting threads burn
-        # the CPU other requests need (measured in docs/benchmarks.md).
-        options.intra_op_num_threads = 1
+        # Spin-waiting threads burn the CPU other requests need (measured in docs/benchmarks.md).
+        options.intra_op_num_threads = os.cpu_count() or 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(
             str(model_dir / "model.onnx"), options, providers=_providers(ort.get_available_providers())
