@@ -21,16 +21,21 @@ REASONS = ("incomprehensible", "out_of_scope", "beyond_policy", "vague")
 LABELS = (ANSWERABLE, *REASONS)
 WRITTEN_DIR = Path(__file__).resolve().parent.parent / "data" / "answerability"
 
-# PrivacyQA's expert flags and the OPP-115 categories they stand for.
-PRIVACYQA_FLAGS = {
+# Column of PrivacyQA's questions_*.tsv -> OPP-115 category (Wilson et al. 2016); `unknown` is
+# PrivacyQA's own flag.
+PRIVACYQA_COLUMNS = {
     "first": "First Party Collection/Use",
     "third": "Third Party Sharing/Collection",
     "datasecurity": "Data Security",
     "dataretention": "Data Retention",
     "user_access": "User Access, Edit and Deletion",
     "user_choice": "User Choice/Control",
+    "other": "Other",
     "audiences": "International and Specific Audiences",
+    "unknown": "Unknown",
 }
+# The flags that name a data practice: what the question category head learns.
+PRIVACYQA_FLAGS = {flag: name for flag, name in PRIVACYQA_COLUMNS.items() if flag not in ("other", "unknown")}
 POLICYQA_PRACTICES = {
     "First Party Collection/Use": "First Party Collection/Use",
     "Third Party Sharing/Collection": "Third Party Sharing/Collection",

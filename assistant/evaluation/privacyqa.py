@@ -67,6 +67,7 @@ from assistant.evaluation.metrics import (
     percent,
     question_score,
 )
+from nlu.question_data import PRIVACYQA_COLUMNS
 
 # (stage, completed, total), like the engine's ProgressCallback.
 ProgressCallback = Callable[[str, int, int], None]
@@ -78,18 +79,7 @@ OFFICIAL = "official"
 RECONSTRUCTED = "reconstructed"
 WORD_COUNT_TOP = (2, 3, 5)
 
-# Column of questions_*.tsv -> OPP-115 category (Wilson et al. 2016); `unknown` is PrivacyQA's own flag.
-CATEGORY_NAMES = {
-    "first": "First Party Collection/Use",
-    "third": "Third Party Sharing/Collection",
-    "datasecurity": "Data Security",
-    "dataretention": "Data Retention",
-    "user_access": "User Access, Edit and Deletion",
-    "user_choice": "User Choice/Control",
-    "other": "Other",
-    "audiences": "International and Specific Audiences",
-    "unknown": "Unknown",
-}
+CATEGORY_NAMES = PRIVACYQA_COLUMNS
 _FLAG_META_COLUMNS = {"folder", "docid", "queryid", "split", "query"}
 _OFFICIAL_REQUIRED = ("DocID", "QueryID", "SentID", "Query", "Segment")
 _ANNOTATOR_COLUMN = re.compile(r"ann\d+", re.IGNORECASE)
