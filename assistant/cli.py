@@ -4,7 +4,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -44,6 +45,21 @@ def _friendly_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+@contextmanager
+def _progress_bar(first_stage: str) -> Iterator[Callable[[str, int, int], None]]:
+    """A transient rich progress bar on stderr, driven by the engine's (stage, done, total) callback."""
+    with Progress(
+        TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=err_console, transient=True,
+    ) as bar:
+        task = bar.add_task(first_stage, total=None)
+
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=stage, completed=done, total=total)
+
+        yield progress
+
+
 def _assistant(max_size: int | None = None):
     from assistant.engine import Assistant  # heavy imports only for commands that need them
 
@@ -62,15 +78,7 @@ def ingest(
 ) -> None:
     """Store a policy (a new version if its content changed) and index its sentences."""
     assistant = _assistant(max_size)
-    with Progress(
-        TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=err_console, transient=True,
-    ) as bar:
-        task = bar.add_task("parsing", total=None)
-
-        def progress(stage: str, done: int, total: int) -> None:
-            bar.update(task, description=stage, completed=done, total=total)
-
+    with _progress_bar("parsing") as progress:
         result = assistant.ingest(path, name=name, progress=progress)
     version = result.version
     if result.unchanged:
@@ -152,15 +160,7 @@ def eval_privacyqa(
     """Sentence-level precision / recall / F1 on PrivacyQA, with answerability and baselines."""
     from assistant.evaluation.privacyqa import render_report, run_privacyqa
 
-    with Progress(
-        TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=err_console, transient=True,
-    ) as bar:
-        task = bar.add_task("loading", total=None)
-
-        def progress(stage: str, done: int, total: int) -> None:
-            bar.update(task, description=stage, completed=done, total=total)
-
+    with _progress_bar("loading") as progress:
         report = run_privacyqa(data, limit=limit, max_evidence=max_evidence, progress=progress)
     if as_json:
         sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
