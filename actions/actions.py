@@ -36,6 +36,10 @@ def _policy_infos(assistant: Any) -> list[dict]:
     ]
 
 
+def _label(assistant: Any, policy: str) -> dict:
+    return assistant.label(policy).to_dict()
+
+
 def _ask(assistant: Any, question: str, policy: str) -> tuple[dict, list[str]]:
     """The engine's answer as JSON-ready data; for an unanswerable question, the topics the policy covers."""
     answer = assistant.ask(question, policy=policy, top_k=TOP_K)
@@ -260,7 +264,7 @@ class ActionShowEvidence(EngineAction):
 
 
 class ActionSummarize(EngineAction):
-    """The privacy label does not exist yet (structured answers issue): say so, suggest questions."""
+    """"summarize" / "what do they collect?": the privacy label of the chosen policy."""
 
     def name(self) -> str:
         return "action_summarize"
@@ -268,8 +272,16 @@ class ActionSummarize(EngineAction):
     async def act(self, dispatcher, tracker, style):
         policies = await run_engine(_policy_infos)
         current = _current_policy(tracker, policies) or (policies[0]["name"] if len(policies) == 1 else None)
-        dispatcher.utter_message(text=formatting.format_summary_unavailable(current, style))
-        return []
+        if current is None:
+            if not policies:
+                dispatcher.utter_message(text=formatting.no_policies_message(style))
+            else:
+                dispatcher.utter_message(text=formatting.format_which_policy(policies, None, style),
+                                         buttons=_policy_buttons(policies))
+            return []
+        label = await run_engine(_label, current)
+        dispatcher.utter_message(text=formatting.format_label(label, style))
+        return [SlotSet("policy", current)]
 
 
 class StaticReply(EngineAction, ABC):

@@ -230,15 +230,32 @@ def format_which_policy(policies: Sequence[dict], question: str | None, style: S
     return text
 
 
-def format_summary_unavailable(policy: str | None, style: Style) -> str:
-    subject = style.text(policy) if policy else "the policy"
-    return style.join([
-        (
-            f"A privacy label for {subject} (a one-screen summary of what it collects, shares and lets you "
-            "control) isn't available yet — sorry."
-        ),
-        (
-            "Meanwhile, ask me directly, for example “What do they collect?”, “Do they share my data?” or "
-            "“How long do they keep it?”"
-        ),
-    ])
+MAX_LABEL_ITEMS = 5
+
+
+def format_label(label: dict, style: Style) -> str:
+    """The privacy label as a short message: per section, the items with one quoted example and
+    the sentence numbers they come from (ask "show sentence N"-style questions for more)."""
+    lines = []
+    for section in label["sections"]:
+        rows = section["rows"][:MAX_LABEL_ITEMS]
+        if not rows:
+            lines.append(f"{style.bold(style.text(section['title']) + ':')} not stated")
+            continue
+        items = []
+        for row in rows:
+            item = style.text(row["item"])
+            if row["examples"]:
+                item += f" (“{style.text(row['examples'][0])}”)"
+            if row["negated"]:
+                item += " " + style.text("[also stated as not done]")
+            sentences = ", ".join(str(n) for n in row["sentences"][:4])
+            items.append(f"{item} — {style.text('sentence' + ('s' if len(row['sentences']) > 1 else ''))} "
+                         f"{sentences}{' …' if len(row['sentences']) > 4 else ''}")
+        more = len(section["rows"]) - len(rows)
+        lines.append(f"{style.bold(style.text(section['title']) + ':')} " + "; ".join(items)
+                     + (f"; and {more} more" if more > 0 else ""))
+    head = style.bold(f"Privacy label of {style.text(label['policy'])} (version {label['version']})")
+    note = ("Read by the PolicyIE model from the policy's sentences; ask me about any item to see the "
+            "sentences quoted.")
+    return style.join([head, style.bullets(lines), note])

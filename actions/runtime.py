@@ -54,7 +54,7 @@ def _warm_up(assistant: Assistant) -> None:
         assistant.ask("What information do you collect?", policy=policies[0].latest.name)
     else:
         assistant.embedder.encode(["warm up"])
-        assistant.reranker.score("warm up", ["warm up"])
+        assistant.retriever.encode(["warm up"])
 
 
 def warm_up() -> Future:

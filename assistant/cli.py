@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from assistant.config import Settings
 from assistant.errors import AssistantError
-from assistant.render import print_error, render_answer, render_policies
+from assistant.render import print_error, render_answer, render_label, render_policies
 
 app = typer.Typer(
     help="Ask questions about privacy policies and get answers quoted and cited from the policy.",
@@ -127,6 +127,22 @@ def ask(
         console.print(render_answer(answer))
 
 
+@app.command()
+@_friendly_errors
+def label(
+    policy: Annotated[Optional[str], typer.Option(help="Policy name (optional when only one is stored).")] = None,
+    version: Annotated[Optional[int], typer.Option(help="Policy version (default: latest).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the label as JSON.")] = False,
+) -> None:
+    """A privacy "nutrition label" of a stored policy: data collected and shared, with whom, why, how long."""
+    assistant = _assistant()
+    result = assistant.label(_choose_policy(assistant, policy), version)
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        console.print(render_label(result))
+
+
 def _choose_policy(assistant: Any, policy: str | None) -> str:
     if policy:
         return policy
@@ -182,6 +198,20 @@ def eval_categories(
     console.print_json(data=result) if as_json else console.print(result)
 
 
+@eval_app.command("policyie")
+@_friendly_errors
+def eval_policyie(
+    split: Annotated[str, typer.Option(help="PolicyIE split: valid or test (test only for the final report).")] = "test",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+    limit: Annotated[Optional[int], typer.Option(min=1, help="Evaluate only the first N sentences.")] = None,
+) -> None:
+    """Intent F1, type-I / type-II slot F1 and exact match of the PolicyIE model (Ahmad et al. 2021)."""
+    from nlu.policyie import evaluate
+
+    result = evaluate(_check_split(split, ("train", "valid", "test")), limit=limit)
+    console.print_json(data=result) if as_json else console.print(result)
+
+
 train_app = typer.Typer(help="Reproduce the shipped fine-tuned weights (resumable).", no_args_is_help=True)
 app.add_typer(train_app, name="train")
 
@@ -204,6 +234,24 @@ def train_questions() -> None:
     from retrieval.embedder import Embedder
 
     console.print(train_release(Embedder()))
+
+
+@train_app.command("policyie")
+@_friendly_errors
+def train_policyie() -> None:
+    """Fine-tune the PolicyIE intent + slot model into weights/policyie/ (resumes per epoch)."""
+    from nlu.policyie import train_release
+
+    console.print(train_release(log=console.print))
+
+
+@train_app.command("retriever")
+@_friendly_errors
+def train_retriever() -> None:
+    """Fine-tune the bi-encoder's top layers on PolicyQA pairs into weights/retriever/ (resumes)."""
+    from retrieval.finetune import train_release
+
+    console.print(train_release(log=console.print))
 
 
 def _check_split(split: str, allowed: tuple[str, ...]) -> str:

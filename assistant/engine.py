@@ -13,14 +13,17 @@ import numpy as np
 
 from assistant.config import MAX_QUESTION_CHARS, Settings
 from assistant.errors import InputFileError, InvalidQuestionError, UnknownPolicyError
-from assistant.models import Answer, Evidence, ParsedPolicy, PolicyVersion, Sentence
+from assistant.facts import PrivacyLabel, build_label
+from assistant.models import Answer, Evidence, EvidenceFacts, ParsedPolicy, PolicyVersion, Sentence
 from assistant.parsing import load_document
 from assistant.sentences import build_policy
 from assistant.store import PolicySummary, Store
 from nlu.categories import PracticeClassifier
+from nlu.policyie import PolicyIETagger
 from nlu.question_data import ANSWERABLE
 from nlu.questions import QuestionClassifier
 from retrieval.embedder import EMBEDDER_NAME, Embedder
+from retrieval.finetune import RELEASE_DIR as RETRIEVER_DIR
 from retrieval.index import SentenceIndex
 from retrieval.reranker import CrossEncoderReranker, sigmoid
 
@@ -30,7 +33,7 @@ ProgressCallback = Callable[[str, int, int], None]
 POLICY_SILENT = "policy_silent"
 # What ingest computes for every sentence. Stored with each version: identical content ingested
 # by an older pipeline (e.g. before sentences were tagged with practices) becomes a new version.
-INGEST_PIPELINE = f"{EMBEDDER_NAME}; OPP-115 practice tagger v1"
+INGEST_PIPELINE = f"{EMBEDDER_NAME}; OPP-115 practice tagger v1; retriever fine-tuned on PolicyQA v1; PolicyIE v1"
 MAX_NAME_CHARS = 100
 
 
@@ -39,8 +42,9 @@ class ScoredSentence:
     """A candidate sentence with its cross-encoder probability and its ranking score."""
 
     sentence: Sentence
-    relevance: float  # cross-encoder probability alone: does this sentence answer the question?
+    relevance: float  # the scorer's probability alone: does this sentence answer the question?
     score: float  # with the category agreement bonus: what ranks and selects evidence
+    on_topic: bool = False  # tagged with one of the question's practice categories (got the bonus)
 
 
 @dataclass(frozen=True)
@@ -71,13 +75,15 @@ class Assistant:
         settings: Settings | None = None,
         embedder: Embedder | None = None,
         reranker: CrossEncoderReranker | None = None,
+        retriever: Embedder | None = None,
+        policyie: PolicyIETagger | None = None,
     ) -> None:
         """Models passed in are shared (e.g. by tests or a server); missing ones load on first use."""
         self.settings = settings or Settings.from_env()
-        if embedder is not None:
-            self.embedder = embedder
-        if reranker is not None:
-            self.reranker = reranker
+        for name, model in (("embedder", embedder), ("reranker", reranker), ("retriever", retriever),
+                            ("policyie", policyie)):
+            if model is not None:
+                setattr(self, name, model)
         # Per policy version, keyed by its index file name (a UUID: never reused, unlike row ids).
         self._indexes: dict[str, SentenceIndex] = {}
         self._sentences: dict[str, list[Sentence]] = {}
@@ -91,6 +97,11 @@ class Assistant:
         return Embedder()
 
     @cached_property
+    def retriever(self) -> Embedder:
+        """The bi-encoder fine-tuned in-domain (weights/retriever/): it builds and searches the index."""
+        return Embedder(release=RETRIEVER_DIR)
+
+    @cached_property
     def reranker(self) -> CrossEncoderReranker:
         return CrossEncoderReranker()
 
@@ -101,6 +112,10 @@ class Assistant:
     @cached_property
     def practice_classifier(self) -> PracticeClassifier:
         return PracticeClassifier.load()
+
+    @cached_property
+    def policyie(self) -> PolicyIETagger:
+        return PolicyIETagger.load()
 
     # -- policies ------------------------------------------------------------------------
 
@@ -133,10 +148,15 @@ class Assistant:
             if progress:
                 progress("embedding", done, len(texts))
 
-        vectors = self.embedder.encode(texts, on_batch=on_batch)
+        vectors = self.retriever.encode(texts, on_batch=on_batch)
+        # The practice tagger reads the base model's embedding (what it was trained on).
+        categories = self.practice_classifier.predict(self.embedder.encode(texts))
+        if progress:
+            progress("reading facts", 0, len(texts))
+        facts = self.policyie.facts(texts)
         tagged = [
-            dataclasses.replace(sentence, categories=tuple(categories))
-            for sentence, categories in zip(policy.sentences, self.practice_classifier.predict(vectors))
+            dataclasses.replace(s, categories=tuple(c), facts=f)
+            for s, c, f in zip(policy.sentences, categories, facts, strict=True)
         ]
         policy = dataclasses.replace(policy, sentences=tagged)
         return self.store.add_version(name, source, sha256, policy, SentenceIndex.build(vectors), INGEST_PIPELINE)
@@ -150,6 +170,11 @@ class Assistant:
         self._indexes.clear()
         self._sentences.clear()
         return removed
+
+    def label(self, policy: str, version: int | None = None) -> PrivacyLabel:
+        """The privacy label of a stored policy version, built from its stored facts."""
+        stored = self.store.get_version(policy, version)
+        return build_label(stored.name, stored.version, self.store.sentences(stored.id))
 
     def _latest_or_none(self, name: str) -> PolicyVersion | None:
         try:
@@ -175,6 +200,10 @@ class Assistant:
         evidence = [
             Evidence(r.sentence.ordinal, r.sentence.section, r.sentence.text, _round(r.score)) for r in selected
         ]
+        facts = [
+            EvidenceFacts(r.sentence.ordinal, r.sentence.facts.intent, list(r.sentence.facts.slots))
+            for r in selected if r.sentence.facts is not None
+        ]
         return Answer(
             question=ranking.question,
             policy=ranking.version.name,
@@ -184,6 +213,7 @@ class Assistant:
             answer=evidence[0].text if reason is None else None,
             confidence=_round(ranking.confidence if ranking.reason else best),
             evidence=evidence if ranking.reason is None else [],
+            facts=facts if reason is None else [],
         )
 
     def rank_evidence(self, question: str, policy: str, version: int | None = None) -> EvidenceRanking:
@@ -193,32 +223,41 @@ class Assistant:
            not, `reason` says why and nothing is ranked).
         2. If the question is confidently about practice categories of which the policy has no
            sentence at all, the policy is silent.
-        3. FAISS gives the nearest sentences; the cross-encoder scores each; sentences tagged
-           with the question's categories get `category_bonus` added to their logit.
+        3. The fine-tuned retriever's FAISS search gives the nearest sentences, scored by its
+           calibrated cosine (or, with `rerank_top` > 0, the best of them by the cross-encoder);
+           sentences tagged with the question's categories get `category_bonus` added to their logit.
         """
         question = _validate_question(question)
         stored = self.store.get_version(policy, version)
-        query = self.embedder.encode([question])[0]
-        analysis = self.question_classifier.analyse(query)
+        analysis = self.question_classifier.analyse(self.embedder.encode([question])[0])
         if analysis.label != ANSWERABLE:
             return EvidenceRanking(question, stored, analysis.label, analysis.label_probability, [])
         focus = {c for c, p in analysis.categories.items() if p >= self.settings.category_confidence}
-        candidates = self._candidates(stored, query)
+        hits = self._candidates(stored, self.retriever.encode([question])[0])
         if focus and not focus & self._covered_categories(stored):
             # e.g. a retention question against a policy with no retention sentence at all
             return EvidenceRanking(question, stored, POLICY_SILENT, 0.0, [])
-        logits = self.reranker.score(question, [s.text for s in candidates])
+        if self.settings.rerank_top > 0:
+            hits = hits[: self.settings.rerank_top]
+            logits = self.reranker.score(question, [s.text for s, _ in hits])
+        else:
+            calibration = self.retriever.config["calibration"]
+            logits = calibration["slope"] * np.array([c for _, c in hits]) + calibration["intercept"]
+        candidates = [s for s, _ in hits]
         agreement = np.array([bool(focus & set(s.categories)) for s in candidates], dtype=np.float32)
         scores = sigmoid(logits + self.settings.category_bonus * agreement)
-        ranked = [ScoredSentence(s, float(r), float(p)) for s, r, p in zip(candidates, sigmoid(logits), scores)]
+        ranked = [
+            ScoredSentence(s, float(r), float(p), bool(a))
+            for s, r, p, a in zip(candidates, sigmoid(logits), scores, agreement)
+        ]
         return EvidenceRanking(question, stored, None, 0.0, sorted(ranked, key=lambda r: -r.score))
 
     def _covered_categories(self, stored: PolicyVersion) -> set[str]:
         """The practice categories at least one sentence of the policy version was tagged with."""
         return {c for sentence in self._sentences[stored.index_file] for c in sentence.categories}
 
-    def _candidates(self, stored: PolicyVersion, query: np.ndarray) -> list[Sentence]:
-        """The sentences closest to the question in embedding space.
+    def _candidates(self, stored: PolicyVersion, query: np.ndarray) -> list[tuple[Sentence, float]]:
+        """The sentences closest to the question in embedding space, with their cosine.
 
         Sentences that are themselves questions (tables of contents, FAQ headings) never answer
         anything, so they are not candidates.
@@ -229,7 +268,8 @@ class Assistant:
             self._sentences[key] = self.store.sentences(stored.id)
         hits = self._indexes[key].search(query, self.settings.candidates)
         sentences = self._sentences[key]
-        return [sentences[ordinal - 1] for ordinal, _ in hits if not _is_question(sentences[ordinal - 1].text)]
+        return [(sentences[ordinal - 1], cosine) for ordinal, cosine in hits
+                if not _is_question(sentences[ordinal - 1].text)]
 
 
 def _round(value: float) -> float:

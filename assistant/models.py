@@ -23,6 +23,31 @@ class Document:
 
 
 @dataclass(frozen=True)
+class Slot:
+    """A PolicyIE slot in a sentence: its label (e.g. `data-shared.data-contact`) and character span."""
+
+    slot: str
+    text: str  # verbatim: sentence_text[start:end]
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the PolicyIE model read in a sentence: its intent and its type-I / type-II slots."""
+
+    intent: str
+    slots: tuple[Slot, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"intent": self.intent, "slots": [asdict(s) for s in self.slots]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Facts":
+        return cls(data["intent"], tuple(Slot(**s) for s in data["slots"]))
+
+
+@dataclass(frozen=True)
 class Sentence:
     """One sentence of a stored policy version."""
 
@@ -32,6 +57,7 @@ class Sentence:
     end: int
     section: str  # section path joined with " > " ("" when the sentence is above any heading)
     categories: tuple[str, ...] = ()  # OPP-115 practice categories predicted at ingest
+    facts: Facts | None = None  # PolicyIE intent and slots predicted at ingest
 
 
 @dataclass(frozen=True)
@@ -75,6 +101,15 @@ class Evidence:
         return f"§ {section}, sentence {self.sentence_id}"
 
 
+@dataclass(frozen=True)
+class EvidenceFacts:
+    """The structured facts of one evidence sentence (Answer.facts)."""
+
+    sentence_id: int
+    intent: str
+    slots: list[Slot]
+
+
 @dataclass
 class Answer:
     """What the engine returns for a question. `to_dict` gives the stable JSON form."""
@@ -87,6 +122,7 @@ class Answer:
     answer: str | None
     confidence: float
     evidence: list[Evidence] = field(default_factory=list)
+    facts: list[EvidenceFacts] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -7,7 +7,8 @@ from rich.table import Table
 from rich.text import Text
 
 from assistant.answers import explain_reason
-from assistant.models import Answer
+from assistant.facts import PrivacyLabel, statement
+from assistant.models import Answer, Facts
 from assistant.store import PolicySummary
 
 
@@ -32,7 +33,29 @@ def render_answer(answer: Answer) -> Group:
             quote.append("”")
             citation = Text(f"   {item.citation()}  (score {item.score:.2f})", style="dim")
             parts.extend([quote, citation])
+            facts = next((f for f in answer.facts if f.sentence_id == item.sentence_id), None)
+            said = statement(Facts(facts.intent, tuple(facts.slots))) if facts else None
+            if said:
+                parts.append(Text(f"   → {said}", style="green"))
     return Group(*parts)
+
+
+def render_label(label: PrivacyLabel) -> Table:
+    """The privacy label as a table: each cell with its verbatim examples and source sentences."""
+    table = Table(title=f"Privacy label · {label.policy} (version {label.version})", show_lines=True)
+    for column in ("Section", "Item", "What the policy says", "Sentences"):
+        table.add_column(column, overflow="fold")
+    for section in label.sections:
+        if not section.rows:
+            table.add_row(Text(section.title, style="bold"), Text("not stated", style="dim"), "", "")
+        for number, cell in enumerate(section.rows):
+            item = Text(cell.item)
+            if cell.negated:
+                item.append("  (also stated as not done)", style="yellow")
+            examples = Text("; ".join(f"“{e}”" for e in cell.examples), style="italic")
+            sentences = ", ".join(str(n) for n in cell.sentences[:12]) + (" …" if len(cell.sentences) > 12 else "")
+            table.add_row(Text(section.title, style="bold") if number == 0 else "", item, examples, sentences)
+    return table
 
 
 def render_policies(policies: list[PolicySummary]) -> Table:

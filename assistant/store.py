@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from assistant.errors import UnknownPolicyError
-from assistant.models import ParsedPolicy, PolicyVersion, Sentence
+from assistant.models import Facts, ParsedPolicy, PolicyVersion, Sentence
 from retrieval.index import SentenceIndex
 
 SCHEMA = """
@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS sentences (
     end INTEGER NOT NULL,
     text TEXT NOT NULL,
     categories TEXT NOT NULL DEFAULT '[]',  -- JSON list of OPP-115 practice categories
+    facts TEXT,  -- JSON {"intent", "slots"} from the PolicyIE model (NULL: not read)
     PRIMARY KEY (version_id, ordinal)
 );
 """
@@ -95,6 +96,8 @@ class Store:
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(sentences)")}
         if "categories" not in columns:
             self.db.execute("ALTER TABLE sentences ADD COLUMN categories TEXT NOT NULL DEFAULT '[]'")
+        if "facts" not in columns:
+            self.db.execute("ALTER TABLE sentences ADD COLUMN facts TEXT")
 
     def close(self) -> None:
         self.db.close()
@@ -158,11 +161,15 @@ class Store:
 
     def sentences(self, version_id: int) -> list[Sentence]:
         rows = self.db.execute(
-            "SELECT ordinal, text, start, end, section, categories FROM sentences "
+            "SELECT ordinal, text, start, end, section, categories, facts FROM sentences "
             "WHERE version_id = ? ORDER BY ordinal",
             (version_id,),
         )
-        return [Sentence(*row[:5], categories=tuple(json.loads(row[5]))) for row in rows]
+        return [
+            Sentence(*row[:5], categories=tuple(json.loads(row[5])),
+                     facts=Facts.from_dict(json.loads(row[6])) if row[6] else None)
+            for row in rows
+        ]
 
     def pipeline(self, version: PolicyVersion) -> str:
         """The ingest pipeline that produced a stored version (see `assistant.engine.INGEST_PIPELINE`)."""
@@ -212,9 +219,10 @@ class Store:
                     [(version_id, i, path) for i, path in enumerate(policy.sections, start=1)],
                 )
                 db.executemany(
-                    "INSERT INTO sentences (version_id, ordinal, section, start, end, text, categories) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(version_id, s.ordinal, s.section, s.start, s.end, s.text, json.dumps(list(s.categories)))
+                    "INSERT INTO sentences (version_id, ordinal, section, start, end, text, categories, facts) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(version_id, s.ordinal, s.section, s.start, s.end, s.text, json.dumps(list(s.categories)),
+                      json.dumps(s.facts.to_dict()) if s.facts else None)
                      for s in policy.sentences],
                 )
         except BaseException:

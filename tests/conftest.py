@@ -20,6 +20,21 @@ def embedder():
 
 
 @pytest.fixture(scope="session")
+def retriever():
+    from retrieval.embedder import Embedder
+    from retrieval.finetune import RELEASE_DIR
+
+    return Embedder(release=RELEASE_DIR)
+
+
+@pytest.fixture(scope="session")
+def policyie():
+    from nlu.policyie import PolicyIETagger
+
+    return PolicyIETagger.load()
+
+
+@pytest.fixture(scope="session")
 def reranker():
     from retrieval.reranker import CrossEncoderReranker
 
@@ -32,30 +47,30 @@ def home(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def assistant(home, embedder, reranker):
+def assistant(home, embedder, retriever, policyie):
     from assistant.config import Settings
     from assistant.engine import Assistant
 
-    return Assistant(Settings(home=home), embedder=embedder, reranker=reranker)
+    return Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie)
 
 
 @pytest.fixture(scope="session")
-def amazon_home(tmp_path_factory, embedder, reranker) -> Path:
+def amazon_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
     """A store holding the Amazon example policy, ingested once for the read-only tests."""
     from assistant.config import Settings
     from assistant.engine import Assistant
 
     home = tmp_path_factory.mktemp("amazon") / "home"
-    Assistant(Settings(home=home), embedder=embedder, reranker=reranker).ingest(AMAZON, name="amazon")
+    Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie).ingest(AMAZON, name="amazon")
     return home
 
 
 @pytest.fixture
-def amazon(amazon_home, embedder, reranker):
+def amazon(amazon_home, embedder, retriever, policyie):
     from assistant.config import Settings
     from assistant.engine import Assistant
 
-    return Assistant(Settings(home=amazon_home), embedder=embedder, reranker=reranker)
+    return Assistant(Settings(home=amazon_home), embedder=embedder, retriever=retriever, policyie=policyie)
 
 
 def store_snapshot(home: Path) -> dict:

@@ -15,8 +15,8 @@ REASONS = ("policy_silent", "incomprehensible", "out_of_scope", "beyond_policy",
 
 
 @pytest.fixture(scope="session")
-def stack(request, tmp_path_factory, embedder, reranker):
-    return shared_stack(request, tmp_path_factory, embedder, reranker)
+def stack(request, tmp_path_factory, embedder, retriever, policyie):
+    return shared_stack(request, tmp_path_factory, embedder, retriever, policyie)
 
 
 def run_action(stack, action: str, text: str, intent: str, *, slots: dict | None = None,
@@ -199,9 +199,20 @@ def test_unanswerable_question_gives_the_reason_and_the_policy_topics(stack):
 
 
 @pytest.mark.e2e
-def test_summarize_says_politely_that_the_label_does_not_exist_yet(stack):
+def test_summarize_shows_the_privacy_label_quoting_the_policy(stack):
+    import re
+
+    from assistant.store import Store
+
     result = run_action(stack, "action_summarize", "summarize", "summarize", slots={"policy": "instagram.com"})
-    assert "isn't available yet" in texts(result) and "instagram.com" in texts(result)
+    text = texts(result)
+    assert "Privacy label of instagram.com" in text
+    for section in ("Data collected:", "Shared with:", "Purposes:", "Retention periods:", "User choices:"):
+        assert section in text
+    store = Store(stack.home)
+    policy = store.policy_text(store.get_version("instagram.com").id)
+    examples = re.findall(r"“([^”]+)”", text)
+    assert examples and all(example in policy for example in examples)
 
 
 @pytest.mark.e2e

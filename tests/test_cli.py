@@ -47,10 +47,53 @@ def test_ask_json_has_stable_keys(cli_home):
     result = run(cli_home, "ask", "Does Amazon use cookies?", "--policy", "amazon", "--json", "--top", "2")
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
-    assert list(answer) == ["question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence"]
+    assert list(answer) == [
+        "question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence", "facts"]
     assert answer["answerable"] is True
     assert 1 <= len(answer["evidence"]) <= 2
     assert set(answer["evidence"][0]) == {"sentence_id", "section", "text", "score"}
+    # facts: one entry per evidence sentence, slots verbatim inside that sentence
+    evidence = {e["sentence_id"]: e["text"] for e in answer["evidence"]}
+    assert [f["sentence_id"] for f in answer["facts"]] == list(evidence)
+    for facts in answer["facts"]:
+        assert set(facts) == {"sentence_id", "intent", "slots"}
+        for slot in facts["slots"]:
+            assert set(slot) == {"slot", "text", "start", "end"}
+            assert evidence[facts["sentence_id"]][slot["start"] : slot["end"]] == slot["text"]
+
+
+def test_label_json_cells_link_to_stored_sentences(cli_home):
+    result = run(cli_home, "label", "--json")
+    assert result.returncode == 0, result.stderr
+    label = json.loads(result.stdout)
+    assert label["policy"] == "amazon" and label["version"] == 1
+    titles = [s["title"] for s in label["sections"]]
+    assert titles == ["Data collected", "Data shared", "Shared with", "Purposes", "Data retained",
+                      "Retention periods", "Security measures", "User choices"]
+    from assistant.config import Settings
+    from assistant.store import Store
+
+    store = Store(Settings(home=cli_home).home)
+    sentences = {s.ordinal: s.text for s in store.sentences(store.get_version("amazon").id)}
+    collected = label["sections"][0]["rows"]
+    assert collected, "the Amazon policy states what it collects"
+    for section in label["sections"]:
+        for row in section["rows"]:
+            assert row["sentences"] and all(n in sentences for n in row["sentences"])
+            for example in row["examples"]:
+                assert any(example in sentences[n] for n in row["sentences"])
+
+
+def test_label_terminal_table(cli_home):
+    result = run(cli_home, "label", "--policy", "amazon")
+    assert result.returncode == 0, result.stderr
+    assert "Privacy label" in result.stdout and "Data collected" in result.stdout
+
+
+def test_label_of_unknown_policy_is_a_one_line_error(cli_home):
+    result = run(cli_home, "label", "--policy", "nope")
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "Unknown policy 'nope'" in result.stderr
 
 
 def test_ask_terminal_shows_answer_then_cited_evidence(cli_home):

