@@ -71,14 +71,21 @@ def evidence_of(answer: dict) -> list[Evidence]:
     return [Evidence(**item) for item in answer.get("evidence") or []]
 
 
-def _quoted(style: Style, evidence: Evidence, rank: int | None = None) -> str:
-    """A policy sentence in quotes with its citation; numbered, with its score, in the full evidence."""
+def _quoted(style: Style, evidence: Evidence, rank: int | None = None, span: dict | None = None) -> str:
+    """A policy sentence in quotes with its citation; numbered, with its score, in the full evidence.
+    With `span` (the short answer inside this sentence), the web shows those words in bold."""
     citation = style.text(evidence.citation())
     label = ""
     if rank is not None:
         citation += " " + style.text(f"(relevance {evidence.score:.2g})")
         label = style.text(f"{rank}.") + " "
-    return style.quote([f"{label}“{style.text(evidence.text)}”", f"— {style.italic(citation)}"])
+    text = style.text(evidence.text)
+    if span and style.markdown and span["sentence_id"] == evidence.sentence_id:
+        before, inside, after = (evidence.text[: span["start"]], evidence.text[span["start"] : span["end"]],
+                                 evidence.text[span["end"] :])
+        text = (style.text(before) + (" " if before[-1:].isspace() else "") + style.bold(style.text(inside))
+                + (" " if after[:1].isspace() else "") + style.text(after))
+    return style.quote([f"{label}“{text}”", f"— {style.italic(citation)}"])
 
 
 def format_answer(answer: dict, topics: Sequence[str], style: Style) -> str:
@@ -88,14 +95,15 @@ def format_answer(answer: dict, topics: Sequence[str], style: Style) -> str:
     if not answer["answerable"]:
         return format_unanswerable(answer, topics, style)
     first = evidence[0] if evidence else None
-    short = answer.get("answer") or ""
+    span = answer.get("span")
+    short = span["text"] if span else answer.get("answer") or ""
     if first is not None and " ".join(short.split()) == " ".join(first.text.split()):
         head = style.bold(f"{policy} says:")
     else:
         head = f"{style.bold(f'Answer ({policy}):')} {style.text(short)}"
     blocks = [head]
     if first is not None:
-        blocks.append(_quoted(style, first))
+        blocks.append(_quoted(style, first, span=span))
     if len(evidence) > 1:
         blocks.append(f"Say “why?” to see all {len(evidence)} passages behind this answer.")
     return style.join(blocks)

@@ -212,6 +212,20 @@ def eval_policyie(
     console.print_json(data=result) if as_json else console.print(result)
 
 
+@eval_app.command("policyqa")
+@_friendly_errors
+def eval_policyqa(
+    split: Annotated[str, typer.Option(help="PolicyQA split: dev or test (test only for the final report).")] = "test",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+    limit: Annotated[Optional[int], typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
+) -> None:
+    """SQuAD 1.1 exact match and F1 of the span reader on PolicyQA (gold contexts)."""
+    from nlu.reader import evaluate
+
+    result = evaluate(_check_split(split, ("dev", "test")), limit=limit)
+    console.print_json(data=result) if as_json else console.print(result)
+
+
 train_app = typer.Typer(help="Reproduce the shipped fine-tuned weights (resumable).", no_args_is_help=True)
 app.add_typer(train_app, name="train")
 
@@ -241,6 +255,15 @@ def train_questions() -> None:
 def train_policyie() -> None:
     """Fine-tune the PolicyIE intent + slot model into weights/policyie/ (resumes per epoch)."""
     from nlu.policyie import train_release
+
+    console.print(train_release(log=console.print))
+
+
+@train_app.command("reader")
+@_friendly_errors
+def train_reader() -> None:
+    """Fine-tune the PolicyQA span reader into weights/reader/ (checkpoints and resumes)."""
+    from nlu.reader import train_release
 
     console.print(train_release(log=console.print))
 

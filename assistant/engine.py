@@ -14,7 +14,7 @@ import numpy as np
 from assistant.config import MAX_QUESTION_CHARS, Settings
 from assistant.errors import InputFileError, InvalidQuestionError, UnknownPolicyError
 from assistant.facts import PrivacyLabel, build_label
-from assistant.models import Answer, Evidence, EvidenceFacts, ParsedPolicy, PolicyVersion, Sentence
+from assistant.models import Answer, AnswerSpan, Evidence, EvidenceFacts, ParsedPolicy, PolicyVersion, Sentence
 from assistant.parsing import load_document
 from assistant.sentences import build_policy
 from assistant.store import PolicySummary, Store
@@ -22,6 +22,7 @@ from nlu.categories import PracticeClassifier
 from nlu.policyie import PolicyIETagger
 from nlu.question_data import ANSWERABLE
 from nlu.questions import QuestionClassifier
+from nlu.reader import SpanReader
 from retrieval.embedder import EMBEDDER_NAME, Embedder
 from retrieval.finetune import RELEASE_DIR as RETRIEVER_DIR
 from retrieval.index import SentenceIndex
@@ -77,11 +78,12 @@ class Assistant:
         reranker: CrossEncoderReranker | None = None,
         retriever: Embedder | None = None,
         policyie: PolicyIETagger | None = None,
+        reader: SpanReader | None = None,
     ) -> None:
         """Models passed in are shared (e.g. by tests or a server); missing ones load on first use."""
         self.settings = settings or Settings.from_env()
         for name, model in (("embedder", embedder), ("reranker", reranker), ("retriever", retriever),
-                            ("policyie", policyie)):
+                            ("policyie", policyie), ("reader", reader)):
             if model is not None:
                 setattr(self, name, model)
         # Per policy version, keyed by its index file name (a UUID: never reused, unlike row ids).
@@ -112,6 +114,10 @@ class Assistant:
     @cached_property
     def practice_classifier(self) -> PracticeClassifier:
         return PracticeClassifier.load()
+
+    @cached_property
+    def reader(self) -> SpanReader:
+        return SpanReader.load()
 
     @cached_property
     def policyie(self) -> PolicyIETagger:
@@ -189,7 +195,8 @@ class Assistant:
 
         The answer is the best-ranked sentence; the evidence adds further sentences whose score
         reaches `evidence_threshold` (at most `top_k`). The policy is silent when no candidate's
-        cross-encoder probability alone reaches `silence_threshold`.
+        relevance probability alone reaches `silence_threshold`. The span reader marks the short
+        answer inside the best sentence (`span`; None when it finds none there).
         """
         ranking = self.rank_evidence(question, policy, version)
         best = max((r.relevance for r in ranking.ranked), default=0.0)
@@ -214,7 +221,21 @@ class Assistant:
             confidence=_round(ranking.confidence if ranking.reason else best),
             evidence=evidence if ranking.reason is None else [],
             facts=facts if reason is None else [],
+            span=self._span(ranking.question, ranking.version, selected[0].sentence) if reason is None else None,
         )
+
+    def _span(self, question: str, stored: PolicyVersion, sentence: Sentence) -> AnswerSpan | None:
+        """The reader's answer span inside `sentence`, read with one sentence of context either side."""
+        sentences = self._sentences[stored.index_file]
+        before = sentences[sentence.ordinal - 2].text if sentence.ordinal > 1 else ""
+        after = sentences[sentence.ordinal].text if sentence.ordinal < len(sentences) else ""
+        offset = len(before) + 1 if before else 0
+        context = " ".join(text for text in (before, sentence.text, after) if text)
+        [prediction] = self.reader.read([question], [context], [(offset, offset + len(sentence.text))])
+        if not prediction.found:
+            return None
+        start, end = prediction.start - offset, prediction.end - offset
+        return AnswerSpan(sentence.ordinal, start, end, sentence.text[start:end])
 
     def rank_evidence(self, question: str, policy: str, version: int | None = None) -> EvidenceRanking:
         """Classify the question, then rank the policy's sentences for it, best first.

@@ -110,6 +110,16 @@ class EvidenceFacts:
     slots: list[Slot]
 
 
+@dataclass(frozen=True)
+class AnswerSpan:
+    """The short answer inside the best evidence sentence (offsets into that sentence's text)."""
+
+    sentence_id: int
+    start: int
+    end: int
+    text: str  # verbatim: sentence_text[start:end]
+
+
 @dataclass
 class Answer:
     """What the engine returns for a question. `to_dict` gives the stable JSON form."""
@@ -123,6 +133,7 @@ class Answer:
     confidence: float
     evidence: list[Evidence] = field(default_factory=list)
     facts: list[EvidenceFacts] = field(default_factory=list)
+    span: AnswerSpan | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -17,6 +17,9 @@ def render_answer(answer: Answer) -> Group:
     header = Text(f"{answer.policy} (version {answer.version})", style="bold cyan")
     if answer.answerable:
         body = Text(answer.answer or "", style="bold")
+        if answer.span:
+            body = Text("Short answer: ", style="dim")
+            body.append(answer.span.text, style="bold")
         title = f"Answer · confidence {answer.confidence:.2f}"
         evidence_title = "Evidence"
     else:
@@ -29,7 +32,13 @@ def render_answer(answer: Answer) -> Group:
         parts.append(Text(evidence_title, style="bold"))
         for rank, item in enumerate(answer.evidence, start=1):
             quote = Text(f"{rank}. “", style="default")
-            quote.append(item.text, style="italic")
+            span = answer.span if answer.span and answer.span.sentence_id == item.sentence_id else None
+            if span:  # the short answer, underlined inside its sentence
+                quote.append(item.text[: span.start], style="italic")
+                quote.append(item.text[span.start : span.end], style="bold italic underline")
+                quote.append(item.text[span.end :], style="italic")
+            else:
+                quote.append(item.text, style="italic")
             quote.append("”")
             citation = Text(f"   {item.citation()}  (score {item.score:.2f})", style="dim")
             parts.extend([quote, citation])

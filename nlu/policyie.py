@@ -25,6 +25,7 @@ import torch
 from assistant.models import Facts, Slot
 from nlu.encoder import freeze_below, load_base_encoder, top_layer_prefixes, trained_state
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
+from nlu.training import Checkpoint, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "policyie"
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "policyie"
@@ -240,27 +241,20 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     model = PolicyIEModel(bert, len(type_i_tags), len(type_ii_tags))
     encoder_params = freeze_below(bert, config.trainable_layers)
     head_params = [p for n, p in model.named_parameters() if not n.startswith("bert.")]
-    optimizer = torch.optim.AdamW([
-        {"params": encoder_params, "lr": config.encoder_learning_rate},
-        {"params": head_params, "lr": config.head_learning_rate},
-    ], weight_decay=0.01)
     train_set = load_split("train")[:limit]
-    steps_per_epoch = len(range(0, len(train_set), config.batch_size))
-    total = steps_per_epoch * config.epochs
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min(1.0, (s + 1) / (0.06 * total)) * max(0.0, 1 - s / total))
+    total = len(range(0, len(train_set), config.batch_size)) * config.epochs
+    optimizer, schedule = optimizer_with_schedule(
+        [(encoder_params, config.encoder_learning_rate), (head_params, config.head_learning_rate)],
+        total, round(0.06 * total))
     valid = load_split("valid")
     tagger = PolicyIETagger(model, tokenizer, type_i_tags, type_ii_tags)
-    checkpoint, best = checkpoint_dir / "checkpoint.pt", {"score": -1.0}
-    first_epoch = 0
-    if checkpoint.exists():
-        saved = torch.load(checkpoint, weights_only=False)
-        if saved["config"] == asdict(config) and saved.get("limit") == limit:
-            model.load_state_dict(saved["model"], strict=False)
-            optimizer.load_state_dict(saved["optimizer"])
-            schedule.load_state_dict(saved["schedule"])
-            first_epoch, best = saved["epoch"], saved["best"]
-            log(f"resumed after epoch {first_epoch}")
+    checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
+    first_epoch, best = 0, {"score": -1.0}
+    saved = checkpoint.load(optimizer, schedule)
+    if saved:
+        model.load_state_dict(saved["model"], strict=False)
+        first_epoch, best = saved["epoch"], saved["best"]
+        log(f"resumed after epoch {first_epoch}")
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=-100)
     for epoch in range(first_epoch, config.epochs):
         model.train()
@@ -289,11 +283,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
         if selection > best["score"]:
             best = {"score": selection, "epoch": epoch + 1, "valid": scores,
                     "encoder": trained_state(bert, config.trainable_layers), "heads": model.head_state()}
-        checkpoint_dir.mkdir(parents=True, exist_ok=True)
-        torch.save({"config": asdict(config), "limit": limit, "epoch": epoch + 1, "model": model.state_dict(),
-                    "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(), "best": best},
-                   checkpoint.with_suffix(".tmp"))
-        checkpoint.with_suffix(".tmp").replace(checkpoint)
+        checkpoint.save(optimizer, schedule, model=model.state_dict(), epoch=epoch + 1, best=best)
     model.bert.load_state_dict(best["encoder"], strict=False)
     model.load_state_dict(best["heads"], strict=False)
     tagger.best = best  # type: ignore[attr-defined]

@@ -25,6 +25,7 @@ import numpy as np
 import torch
 
 from nlu.release import WEIGHTS_DIR, save_release
+from nlu.training import Checkpoint, optimizer_with_schedule
 from retrieval.pairs import PairSet, RelevancePair, build_pairs
 
 RELEASE_DIR = WEIGHTS_DIR / "retriever"
@@ -108,19 +109,14 @@ def train(
         param.requires_grad = any(name.startswith(p) for p in prefixes)
         if param.requires_grad:
             params.append(param)
-    optimizer = torch.optim.AdamW(params, lr=config.learning_rate, weight_decay=0.01)
-    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1.0, (s + 1) / config.warmup_steps)
-                                                 * max(0.0, 1 - s / config.steps))
+    optimizer, schedule = optimizer_with_schedule([(params, config.learning_rate)], config.steps, config.warmup_steps)
+    checkpoint = Checkpoint(checkpoint_dir, asdict(config))
     start = 0
-    checkpoint = checkpoint_dir / "checkpoint.pt"
-    if checkpoint.exists():
-        saved = torch.load(checkpoint, weights_only=False)
-        if saved["config"] == asdict(config):
-            bert.load_state_dict(saved["trainable"], strict=False)
-            optimizer.load_state_dict(saved["optimizer"])
-            schedule.load_state_dict(saved["schedule"])
-            start = saved["step"]
-            log(f"resumed at step {start}")
+    saved = checkpoint.load(optimizer, schedule)
+    if saved:
+        bert.load_state_dict(saved["trainable"], strict=False)
+        start = saved["step"]
+        log(f"resumed at step {start}")
     pair_set = build_pairs(rebuild_train()[0])
     batches = _Batches(pair_set, config.batch_size, config.seed)
     log(f"{len(pair_set.pairs)} pairs, {config.steps} steps of {config.batch_size}")
@@ -140,12 +136,8 @@ def train(
         schedule.step()
         losses.append(loss.item())
         if (step + 1) % config.checkpoint_every == 0 or step + 1 == config.steps:
-            checkpoint_dir.mkdir(parents=True, exist_ok=True)
             trainable = {k: v for k, v in bert.state_dict().items() if any(k.startswith(p) for p in prefixes)}
-            torch.save({"config": asdict(config), "step": step + 1, "trainable": trainable,
-                        "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict()},
-                       checkpoint.with_suffix(".tmp"))
-            checkpoint.with_suffix(".tmp").replace(checkpoint)
+            checkpoint.save(optimizer, schedule, step=step + 1, trainable=trainable)
             rate = (time.perf_counter() - started) / (step + 1 - start)
             log(f"step {step + 1}/{config.steps} loss {np.mean(losses[-config.checkpoint_every:]):.3f} "
                 f"({rate:.2f} s/step)")

@@ -35,6 +35,13 @@ def policyie():
 
 
 @pytest.fixture(scope="session")
+def reader():
+    from nlu.reader import SpanReader
+
+    return SpanReader.load()
+
+
+@pytest.fixture(scope="session")
 def reranker():
     from retrieval.reranker import CrossEncoderReranker
 
@@ -47,11 +54,11 @@ def home(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def assistant(home, embedder, retriever, policyie):
+def assistant(home, embedder, retriever, policyie, reader):
     from assistant.config import Settings
     from assistant.engine import Assistant
 
-    return Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie)
+    return Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie, reader=reader)
 
 
 @pytest.fixture(scope="session")
@@ -66,11 +73,12 @@ def amazon_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
 
 
 @pytest.fixture
-def amazon(amazon_home, embedder, retriever, policyie):
+def amazon(amazon_home, embedder, retriever, policyie, reader):
     from assistant.config import Settings
     from assistant.engine import Assistant
 
-    return Assistant(Settings(home=amazon_home), embedder=embedder, retriever=retriever, policyie=policyie)
+    return Assistant(Settings(home=amazon_home), embedder=embedder, retriever=retriever, policyie=policyie,
+                     reader=reader)
 
 
 def store_snapshot(home: Path) -> dict:

@@ -48,7 +48,7 @@ def test_ask_json_has_stable_keys(cli_home):
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
     assert list(answer) == [
-        "question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence", "facts"]
+        "question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence", "facts", "span"]
     assert answer["answerable"] is True
     assert 1 <= len(answer["evidence"]) <= 2
     assert set(answer["evidence"][0]) == {"sentence_id", "section", "text", "score"}
@@ -60,6 +60,9 @@ def test_ask_json_has_stable_keys(cli_home):
         for slot in facts["slots"]:
             assert set(slot) == {"slot", "text", "start", "end"}
             assert evidence[facts["sentence_id"]][slot["start"] : slot["end"]] == slot["text"]
+    span = answer["span"]  # the reader's short answer inside the best sentence
+    assert set(span) == {"sentence_id", "start", "end", "text"} and span["sentence_id"] == answer["evidence"][0]["sentence_id"]
+    assert evidence[span["sentence_id"]][span["start"] : span["end"]] == span["text"]
 
 
 def test_label_json_cells_link_to_stored_sentences(cli_home):

@@ -1,0 +1,45 @@
+"""What the fine-tuning loops share: AdamW with warm-up and linear decay, resumable checkpoints."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import torch
+
+
+def optimizer_with_schedule(
+    groups: Sequence[tuple[list[torch.nn.Parameter], float]], total_steps: int, warmup_steps: int
+) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
+    """AdamW over (parameters, learning rate) groups; linear warm-up, then linear decay to 0."""
+    optimizer = torch.optim.AdamW([{"params": p, "lr": lr} for p, lr in groups if p], weight_decay=0.01)
+    warmup = max(1.0, float(warmup_steps))
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: min(1.0, (s + 1) / warmup) * max(0.0, 1 - s / total_steps))
+    return optimizer, schedule
+
+
+class Checkpoint:
+    """One resumable checkpoint file; a checkpoint written with other settings (`key`) is ignored."""
+
+    def __init__(self, directory: Path, key: dict) -> None:
+        self.path = directory / "checkpoint.pt"
+        self.key = key
+
+    def load(self, optimizer, schedule) -> dict | None:
+        """Restore the optimizer and schedule and return the saved payload, or None to start afresh."""
+        if not self.path.exists():
+            return None
+        saved = torch.load(self.path, weights_only=False)
+        if saved.get("key") != self.key:
+            return None
+        optimizer.load_state_dict(saved["optimizer"])
+        schedule.load_state_dict(saved["schedule"])
+        return saved["payload"]
+
+    def save(self, optimizer, schedule, **payload) -> None:
+        """Write atomically (temporary file, then rename): a kill mid-save keeps the previous one."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_suffix(".tmp")
+        torch.save({"key": self.key, "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(),
+                    "payload": payload}, temporary)
+        temporary.replace(self.path)
