@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -28,12 +29,20 @@ _assistant: Assistant | None = None
 
 
 def get_assistant() -> Assistant:
-    """The process's engine (created on first use; settings such as ASSISTANT_HOME from the environment)."""
+    """The process's engine (created on first use; settings such as ASSISTANT_HOME from the environment).
+
+    Torch runs on `ACTIONS_ENGINE_THREADS` threads (default 1): a question's inputs are a few dozen
+    tokens, too small for intra-op parallelism to pay, and under load the other core is busy
+    serving Rasa (docs/benchmarks.md measures both settings).
+    """
     global _assistant
     with _lock:
         if _assistant is None:
+            import torch
+
             from assistant.engine import Assistant  # heavy: torch, faiss
 
+            torch.set_num_threads(int(os.environ.get("ACTIONS_ENGINE_THREADS", "1")))
             _assistant = Assistant()
         return _assistant
 

@@ -63,6 +63,7 @@ class TrainConfig:
     head_learning_rate: float = 1e-3
     max_length: int = 128
     seed: int = 13
+    slot_tag_weight: float = 1.0  # loss weight of slot tags relative to `O` (slots are sparse)
 
 
 def corpus_file(kind: str, split: str) -> Path:
@@ -256,6 +257,11 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
         first_epoch, best = saved["epoch"], saved["best"]
         log(f"resumed after epoch {first_epoch}")
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=-100)
+    tag_loss_i, tag_loss_ii = (
+        torch.nn.CrossEntropyLoss(ignore_index=-100, weight=torch.tensor(
+            [1.0] + [config.slot_tag_weight] * (len(tags) - 1)))
+        for tags in (type_i_tags, type_ii_tags)
+    )
     for epoch in range(first_epoch, config.epochs):
         model.train()
         started, losses = time.perf_counter(), []
@@ -267,8 +273,8 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
             y_i = torch.tensor([_targets(w, e.type_i, index_i, length) for w, e in zip(word_ids, examples)])
             y_ii = torch.tensor([_targets(w, e.type_ii, index_ii, length) for w, e in zip(word_ids, examples)])
             intent, type_i, type_ii = model(batch["input_ids"], batch["attention_mask"])
-            loss = (loss_fn(intent, y_intent) + loss_fn(type_i.flatten(0, 1), y_i.flatten())
-                    + loss_fn(type_ii.flatten(0, 1), y_ii.flatten()))
+            loss = (loss_fn(intent, y_intent) + tag_loss_i(type_i.flatten(0, 1), y_i.flatten())
+                    + tag_loss_ii(type_ii.flatten(0, 1), y_ii.flatten()))
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(encoder_params + head_params, 1.0)

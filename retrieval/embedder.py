@@ -62,7 +62,8 @@ class Embedder:
         for start in range(0, len(order), self.batch_size):
             rows = order[start : start + self.batch_size]
             vectors[rows] = self.model.encode(
-                [texts[i] for i in rows], batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True
+                [texts[i] for i in rows], batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                show_progress_bar=False,
             )
             if on_batch:
                 on_batch(len(rows))
