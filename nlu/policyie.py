@@ -25,7 +25,7 @@ import torch
 from assistant.models import Facts, Slot
 from nlu.encoder import freeze_below, load_base_encoder, top_layer_prefixes, trained_state
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
-from nlu.training import Checkpoint, optimizer_with_schedule
+from nlu.training import Checkpoint, EncoderTrainConfig, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "policyie"
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "policyie"
@@ -55,14 +55,10 @@ class TaggedSentence:
 
 
 @dataclass(frozen=True)
-class TrainConfig:
+class TrainConfig(EncoderTrainConfig):
     trainable_layers: int = 6
     epochs: int = 8
-    batch_size: int = 16
-    encoder_learning_rate: float = 1e-4
-    head_learning_rate: float = 1e-3
     max_length: int = 128
-    seed: int = 13
     slot_tag_weight: float = 1.0  # loss weight of slot tags relative to `O` (slots are sparse)
 
 

@@ -25,7 +25,7 @@ import torch
 from nlu.encoder import freeze_below, load_base_encoder, top_layer_prefixes, trained_state
 from nlu.policyqa_data import QAExample
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
-from nlu.training import Checkpoint, optimizer_with_schedule
+from nlu.training import Checkpoint, EncoderTrainConfig, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "reader"
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "reader"
@@ -33,14 +33,7 @@ MAX_ANSWER_TOKENS = 64
 
 
 @dataclass(frozen=True)
-class TrainConfig:
-    trainable_layers: int = 3
-    epochs: int = 1
-    batch_size: int = 16
-    encoder_learning_rate: float = 1e-4
-    head_learning_rate: float = 1e-3
-    max_length: int = 256
-    seed: int = 13
+class TrainConfig(EncoderTrainConfig):
     checkpoint_every: int = 100
 
 
@@ -173,8 +166,7 @@ def predict_answers(reader: SpanReader, examples: Sequence[QAExample]) -> list[s
     """The reader's answer for each example; SQuAD 1.1 always has an answer, so no-span is not allowed
     to win here (the best span is taken)."""
     predictions = reader.read([e.question for e in examples], [e.context for e in examples])
-    fallback = [p.text if p.found else _forced_span(reader, e) for p, e in zip(predictions, examples)]
-    return fallback
+    return [p.text if p.found else _forced_span(reader, e) for p, e in zip(predictions, examples)]
 
 
 def _forced_span(reader: SpanReader, example: QAExample) -> str:

@@ -2,9 +2,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
+
+
+@dataclass(frozen=True)
+class EncoderTrainConfig:
+    """Settings every encoder fine-tune has; each model's subclass sets its own defaults."""
+
+    trainable_layers: int = 3  # top transformer layers trained (see nlu.encoder)
+    epochs: int = 1
+    batch_size: int = 16
+    encoder_learning_rate: float = 1e-4
+    head_learning_rate: float = 1e-3  # new heads start from random weights: they need a higher rate
+    max_length: int = 256  # word pieces
+    seed: int = 13
 
 
 def optimizer_with_schedule(
