@@ -40,7 +40,7 @@ MAX_NAME_CHARS = 100
 
 @dataclass(frozen=True)
 class ScoredSentence:
-    """A candidate sentence with its cross-encoder probability and its ranking score."""
+    """A candidate sentence with its relevance probability and its ranking score."""
 
     sentence: Sentence
     relevance: float  # the scorer's probability alone: does this sentence answer the question?
