@@ -46,3 +46,13 @@ def trained_state(bert, layers: int) -> dict[str, torch.Tensor]:
     """The weights of the top `layers` layers (what a release stores for the encoder)."""
     prefixes = top_layer_prefixes(bert, layers)
     return {k: v.detach().clone() for k, v in bert.state_dict().items() if any(k.startswith(p) for p in prefixes)}
+
+
+def load_task_state(model: torch.nn.Module, state: dict[str, torch.Tensor], source: object) -> None:
+    """Load a release's weights (fine-tuned `bert.*` layers and the heads) into a model built on the
+    base encoder; base layers the release does not hold stay as shipped, but every head must be there."""
+    missing = model.load_state_dict(state, strict=False).missing_keys
+    absent = [k for k in missing if not k.startswith("bert.")]
+    if absent:
+        raise RuntimeError(f"{source}: the release lacks head weights {absent[:3]}")
+

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from assistant.models import Facts, Slot
-from nlu.encoder import freeze_below, load_base_encoder, top_layer_prefixes, trained_state
+from nlu.encoder import freeze_below, load_base_encoder, load_task_state, top_layer_prefixes, trained_state
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
 from nlu.training import Checkpoint, EncoderTrainConfig, optimizer_with_schedule
 
@@ -152,9 +152,7 @@ class PolicyIETagger:
         state, config = load_release(directory)
         bert, tokenizer = load_base_encoder()
         model = PolicyIEModel(bert, len(config["type_i_tags"]), len(config["type_ii_tags"]))
-        missing = set(model.load_state_dict({k: v for k, v in state.items()}, strict=False).missing_keys)
-        if any(not k.startswith("bert.") for k in missing):
-            raise RuntimeError(f"{directory}: the release lacks head weights")
+        load_task_state(model, state, directory)
         return cls(model, tokenizer, config["type_i_tags"], config["type_ii_tags"])
 
     @torch.inference_mode()

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from nlu.encoder import freeze_below, load_base_encoder, top_layer_prefixes, trained_state
+from nlu.encoder import freeze_below, load_base_encoder, load_task_state, top_layer_prefixes, trained_state
 from nlu.policyqa_data import QAExample
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
 from nlu.training import Checkpoint, EncoderTrainConfig, optimizer_with_schedule
@@ -82,9 +82,7 @@ class SpanReader:
         state, _ = load_release(directory)
         bert, tokenizer = load_base_encoder()
         model = ReaderModel(bert)
-        missing = model.load_state_dict(state, strict=False).missing_keys
-        if any(not k.startswith("bert.") for k in missing):
-            raise RuntimeError(f"{directory}: the release lacks the span head")
+        load_task_state(model, state, directory)
         return cls(model, tokenizer)
 
     @torch.inference_mode()
