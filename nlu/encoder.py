@@ -56,3 +56,9 @@ def load_task_state(model: torch.nn.Module, state: dict[str, torch.Tensor], sour
     if absent:
         raise RuntimeError(f"{source}: the release lacks head weights {absent[:3]}")
 
+
+
+def mean_pool(states: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """The mean of the token states under the attention mask (sentence-transformers' pooling)."""
+    mask = attention_mask.unsqueeze(-1).to(states.dtype)
+    return (states * mask).sum(1) / mask.sum(1).clamp(min=1.0)

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from assistant.models import Facts, Slot
-from nlu.encoder import freeze_below, load_base_encoder, load_task_state, top_layer_prefixes, trained_state
+from nlu.encoder import freeze_below, load_base_encoder, load_task_state, mean_pool, top_layer_prefixes, trained_state
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
 from nlu.training import Checkpoint, EncoderTrainConfig, optimizer_with_schedule
 
@@ -111,9 +111,7 @@ class PolicyIEModel(torch.nn.Module):
 
     def forward(self, input_ids, attention_mask, token_type_ids=None):
         states = self.dropout(self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state)
-        mask = attention_mask.unsqueeze(-1).to(states.dtype)
-        pooled = (states * mask).sum(1) / mask.sum(1).clamp(min=1.0)
-        return self.intent(pooled), self.type_i(states), self.type_ii(states)
+        return self.intent(mean_pool(states, attention_mask)), self.type_i(states), self.type_ii(states)
 
     def head_state(self) -> dict[str, torch.Tensor]:
         return {k: v.detach().clone() for k, v in self.state_dict().items() if not k.startswith("bert.")}
@@ -146,6 +144,7 @@ class PolicyIETagger:
         self.type_i_tags = type_i_tags
         self.type_ii_tags = type_ii_tags
         self.max_length = max_length
+        self._decode_i, self._decode_ii = BIODecoder(type_i_tags), BIODecoder(type_ii_tags)
 
     @classmethod
     def load(cls, directory: Path = RELEASE_DIR) -> "PolicyIETagger":
@@ -164,14 +163,14 @@ class PolicyIETagger:
             rows = order[start : start + batch_size]
             batch, word_ids = _encode(self.tokenizer, [token_lists[i] or ["."] for i in rows], self.max_length)
             intent, type_i, type_ii = self.model(batch["input_ids"], batch["attention_mask"])
-            intents, type_i, type_ii = intent.argmax(-1), type_i.argmax(-1), type_ii.argmax(-1)
+            intents = intent.argmax(-1)
+            type_i, type_ii = torch.log_softmax(type_i, -1).numpy(), torch.log_softmax(type_ii, -1).numpy()
             for row, i in enumerate(rows):
-                firsts = _first_pieces(word_ids[row])
-                n = len(token_lists[i])
-                tags_i = [self.type_i_tags[int(type_i[row, p])] for p in firsts][:n]
-                tags_ii = [self.type_ii_tags[int(type_ii[row, p])] for p in firsts][:n]
-                results[i] = TaggedSentence(INTENTS[int(intents[row])], _repair_bio(tags_i + ["O"] * (n - len(tags_i))),
-                                            _repair_bio(tags_ii + ["O"] * (n - len(tags_ii))))
+                firsts = _first_pieces(word_ids[row])[: len(token_lists[i])]
+                padding = ["O"] * (len(token_lists[i]) - len(firsts))
+                results[i] = TaggedSentence(INTENTS[int(intents[row])],
+                                            self._decode_i.best(type_i[row, firsts]) + padding,
+                                            self._decode_ii.best(type_ii[row, firsts]) + padding)
         return results  # type: ignore[return-value]
 
     def facts(self, sentences: Sequence[str]) -> list[Facts]:
@@ -184,14 +183,34 @@ class PolicyIETagger:
         ]
 
 
-def _repair_bio(tags: list[str]) -> list[str]:
-    """An `I-x` that does not continue an `x` span starts one (as seqeval reads it)."""
-    repaired = []
-    for tag in tags:
-        if tag.startswith("I-") and (not repaired or repaired[-1][2:] != tag[2:]):
-            tag = "B-" + tag[2:]
-        repaired.append(tag)
-    return repaired
+class BIODecoder:
+    """The most probable tag sequence that is valid BIO (Viterbi over the tagger's per-word
+    log-probabilities; an `I-x` may only follow `B-x` or `I-x`). Per-word argmax breaks long
+    spans (purposes, conditions) into fragments wherever one word inside is mistagged; on PolicyIE
+    valid this decoding lifts type-II slot F1 from 18.5 to 32.7 (docs/results.md)."""
+
+    def __init__(self, tags: Sequence[str]) -> None:
+        self.tags = list(tags)
+        inside = [t[2:] if t.startswith("I-") else None for t in self.tags]
+        allowed = np.array([[inside[j] is None or (p[:2] in ("B-", "I-") and p[2:] == inside[j])
+                             for j in range(len(self.tags))] for p in self.tags])
+        self._transition = np.where(allowed, 0.0, -np.inf)
+        self._start = np.array([0.0 if name is None else -np.inf for name in inside])
+
+    def best(self, log_probs: np.ndarray) -> list[str]:
+        """Tags for an (n_words, n_tags) array of log-probabilities."""
+        if len(log_probs) == 0:
+            return []
+        score = log_probs[0] + self._start
+        back = np.zeros(log_probs.shape, dtype=int)
+        for k in range(1, len(log_probs)):
+            candidates = score[:, None] + self._transition
+            back[k] = candidates.argmax(0)
+            score = candidates.max(0) + log_probs[k]
+        path = [int(score.argmax())]
+        for k in range(len(log_probs) - 1, 0, -1):
+            path.append(int(back[k, path[-1]]))
+        return [self.tags[i] for i in reversed(path)]
 
 
 def _slots(sentence: str, tokens: list[tuple[str, int, int]], tags: list[str]) -> list[Slot]:
