@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 from assistant.models import Facts, Slot
+from nlu.bio import BIODecoder, LinearChainCRF
 from nlu.encoder import freeze_below, load_base_encoder, load_task_state, mean_pool, top_layer_prefixes, trained_state
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
 from nlu.training import Checkpoint, EncoderTrainConfig, optimizer_with_schedule
@@ -60,6 +61,7 @@ class TrainConfig(EncoderTrainConfig):
     epochs: int = 8
     max_length: int = 128
     slot_tag_weight: float = 1.0  # loss weight of slot tags relative to `O` (slots are sparse)
+    crf: bool = False  # train a linear-chain CRF on each tagger's scores instead of per-word cross-entropy
 
 
 def corpus_file(kind: str, split: str) -> Path:
@@ -100,14 +102,20 @@ def words(text: str) -> list[tuple[str, int, int]]:
 
 
 class PolicyIEModel(torch.nn.Module):
-    def __init__(self, bert, n_type_i: int, n_type_ii: int, dropout: float = 0.1) -> None:
+    """The encoder with an intent head and two taggers (per word-piece tag scores); with `crf`, each
+    tagger also has a linear-chain CRF (learned tag transitions) trained on its scores."""
+
+    def __init__(self, bert, type_i_tags: Sequence[str], type_ii_tags: Sequence[str], crf: bool = False,
+                 dropout: float = 0.1) -> None:
         super().__init__()
         self.bert = bert
         hidden = bert.config.hidden_size
         self.dropout = torch.nn.Dropout(dropout)
         self.intent = torch.nn.Linear(hidden, len(INTENTS))
-        self.type_i = torch.nn.Linear(hidden, n_type_i)
-        self.type_ii = torch.nn.Linear(hidden, n_type_ii)
+        self.type_i = torch.nn.Linear(hidden, len(type_i_tags))
+        self.type_ii = torch.nn.Linear(hidden, len(type_ii_tags))
+        self.crf_i = LinearChainCRF(type_i_tags) if crf else None
+        self.crf_ii = LinearChainCRF(type_ii_tags) if crf else None
 
     def forward(self, input_ids, attention_mask, token_type_ids=None):
         states = self.dropout(self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state)
@@ -144,13 +152,12 @@ class PolicyIETagger:
         self.type_i_tags = type_i_tags
         self.type_ii_tags = type_ii_tags
         self.max_length = max_length
-        self._decode_i, self._decode_ii = BIODecoder(type_i_tags), BIODecoder(type_ii_tags)
 
     @classmethod
     def load(cls, directory: Path = RELEASE_DIR) -> "PolicyIETagger":
         state, config = load_release(directory)
         bert, tokenizer = load_base_encoder()
-        model = PolicyIEModel(bert, len(config["type_i_tags"]), len(config["type_ii_tags"]))
+        model = PolicyIEModel(bert, config["type_i_tags"], config["type_ii_tags"], crf=config.get("crf", False))
         load_task_state(model, state, directory)
         return cls(model, tokenizer, config["type_i_tags"], config["type_ii_tags"])
 
@@ -158,19 +165,23 @@ class PolicyIETagger:
     def tag(self, token_lists: Sequence[Sequence[str]], batch_size: int = 32) -> list[TaggedSentence]:
         """Intent and tags for each token list (tokens past the length limit get `O`)."""
         results: list[TaggedSentence | None] = [None] * len(token_lists)
+        decode_i = BIODecoder(self.type_i_tags, self.model.crf_i)
+        decode_ii = BIODecoder(self.type_ii_tags, self.model.crf_ii)
         order = sorted(range(len(token_lists)), key=lambda i: len(token_lists[i]))
         for start in range(0, len(order), batch_size):
             rows = order[start : start + batch_size]
             batch, word_ids = _encode(self.tokenizer, [token_lists[i] or ["."] for i in rows], self.max_length)
             intent, type_i, type_ii = self.model(batch["input_ids"], batch["attention_mask"])
             intents = intent.argmax(-1)
-            type_i, type_ii = torch.log_softmax(type_i, -1).numpy(), torch.log_softmax(type_ii, -1).numpy()
+            if self.model.crf_i is None:  # a softmax tagger: decode its log-probabilities
+                type_i, type_ii = torch.log_softmax(type_i, -1), torch.log_softmax(type_ii, -1)
+            type_i, type_ii = type_i.numpy(), type_ii.numpy()
             for row, i in enumerate(rows):
                 firsts = _first_pieces(word_ids[row])[: len(token_lists[i])]
                 padding = ["O"] * (len(token_lists[i]) - len(firsts))
                 results[i] = TaggedSentence(INTENTS[int(intents[row])],
-                                            self._decode_i.best(type_i[row, firsts]) + padding,
-                                            self._decode_ii.best(type_ii[row, firsts]) + padding)
+                                            decode_i.best(type_i[row, firsts]) + padding,
+                                            decode_ii.best(type_ii[row, firsts]) + padding)
         return results  # type: ignore[return-value]
 
     def facts(self, sentences: Sequence[str]) -> list[Facts]:
@@ -181,36 +192,6 @@ class PolicyIETagger:
             Facts(t.intent, tuple(_slots(sentence, tokens, t.type_i) + _slots(sentence, tokens, t.type_ii)))
             for sentence, tokens, t in zip(sentences, tokenised, tagged)
         ]
-
-
-class BIODecoder:
-    """The most probable tag sequence that is valid BIO (Viterbi over the tagger's per-word
-    log-probabilities; an `I-x` may only follow `B-x` or `I-x`). Per-word argmax breaks long
-    spans (purposes, conditions) into fragments wherever one word inside is mistagged; on PolicyIE
-    valid this decoding lifts type-II slot F1 from 18.5 to 32.7 (docs/results.md)."""
-
-    def __init__(self, tags: Sequence[str]) -> None:
-        self.tags = list(tags)
-        inside = [t[2:] if t.startswith("I-") else None for t in self.tags]
-        allowed = np.array([[inside[j] is None or (p[:2] in ("B-", "I-") and p[2:] == inside[j])
-                             for j in range(len(self.tags))] for p in self.tags])
-        self._transition = np.where(allowed, 0.0, -np.inf)
-        self._start = np.array([0.0 if name is None else -np.inf for name in inside])
-
-    def best(self, log_probs: np.ndarray) -> list[str]:
-        """Tags for an (n_words, n_tags) array of log-probabilities."""
-        if len(log_probs) == 0:
-            return []
-        score = log_probs[0] + self._start
-        back = np.zeros(log_probs.shape, dtype=int)
-        for k in range(1, len(log_probs)):
-            candidates = score[:, None] + self._transition
-            back[k] = candidates.argmax(0)
-            score = candidates.max(0) + log_probs[k]
-        path = [int(score.argmax())]
-        for k in range(len(log_probs) - 1, 0, -1):
-            path.append(int(back[k, path[-1]]))
-        return [self.tags[i] for i in reversed(path)]
 
 
 def _slots(sentence: str, tokens: list[tuple[str, int, int]], tags: list[str]) -> list[Slot]:
@@ -245,6 +226,20 @@ def _targets(word_ids, tags: Sequence[str], index: dict[str, int], length: int) 
     return target
 
 
+def _crf_loss(crf: LinearChainCRF, scores: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """The CRF's mean per-word negative log-likelihood of the gold tags, read on the first word
+    pieces (where `targets` is not -100) of each sentence."""
+    first = targets != -100
+    words = first.sum(1)
+    width = int(words.max())
+    positions = torch.zeros((len(targets), width), dtype=torch.long)
+    mask = torch.arange(width)[None, :] < words[:, None]
+    positions[mask] = first.nonzero()[:, 1]
+    emissions = scores.gather(1, positions.unsqueeze(-1).expand(-1, -1, scores.shape[-1]))
+    tags = targets.gather(1, positions).masked_fill(~mask, 0)
+    return (crf.neg_log_likelihood(emissions, tags, mask) / words.clamp(min=1)).mean()
+
+
 def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT_DIR,
           log: Callable[[str], None] = print, limit: int | None = None) -> PolicyIETagger:
     """Fine-tune on the train split (resuming per epoch); returns the tagger of the best valid epoch."""
@@ -252,7 +247,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     bert, tokenizer = load_base_encoder()
     type_i_tags, type_ii_tags = tag_inventory("type_I"), tag_inventory("type_II")
     index_i, index_ii = {t: i for i, t in enumerate(type_i_tags)}, {t: i for i, t in enumerate(type_ii_tags)}
-    model = PolicyIEModel(bert, len(type_i_tags), len(type_ii_tags))
+    model = PolicyIEModel(bert, type_i_tags, type_ii_tags, crf=config.crf)
     encoder_params = freeze_below(bert, config.trainable_layers)
     head_params = [p for n, p in model.named_parameters() if not n.startswith("bert.")]
     train_set = load_split("train")[:limit]
@@ -286,8 +281,12 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
             y_i = torch.tensor([_targets(w, e.type_i, index_i, length) for w, e in zip(word_ids, examples)])
             y_ii = torch.tensor([_targets(w, e.type_ii, index_ii, length) for w, e in zip(word_ids, examples)])
             intent, type_i, type_ii = model(batch["input_ids"], batch["attention_mask"])
-            loss = (loss_fn(intent, y_intent) + tag_loss_i(type_i.flatten(0, 1), y_i.flatten())
-                    + tag_loss_ii(type_ii.flatten(0, 1), y_ii.flatten()))
+            if config.crf:
+                loss = (loss_fn(intent, y_intent) + _crf_loss(model.crf_i, type_i, y_i)
+                        + _crf_loss(model.crf_ii, type_ii, y_ii))
+            else:
+                loss = (loss_fn(intent, y_intent) + tag_loss_i(type_i.flatten(0, 1), y_i.flatten())
+                        + tag_loss_ii(type_ii.flatten(0, 1), y_ii.flatten()))
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(encoder_params + head_params, 1.0)
@@ -343,7 +342,7 @@ def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None
              for s in ("train", "valid")]
     data = {"corpus": "PolicyIE (Ahmad et al. 2021), PLUE json", "train_sentences": len(load_split("train")[:limit]),
             "valid_sentences": 100, "sha256": sha256_of(files)}
-    model_config = {"type_i_tags": tagger.type_i_tags, "type_ii_tags": tagger.type_ii_tags,
+    model_config = {"type_i_tags": tagger.type_i_tags, "type_ii_tags": tagger.type_ii_tags, "crf": config.crf,
                     "intents": list(INTENTS), "train": asdict(config),
                     "trainable": top_layer_prefixes(tagger.model.bert, config.trainable_layers)}
     metrics = {"valid": best["valid"], "best_epoch": best["epoch"]}

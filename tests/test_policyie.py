@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 from nlu.policyie import (
-    BIODecoder,
     RELEASE_DIR,
     PolicyIEExample,
     PolicyIETagger,
@@ -55,37 +53,16 @@ def test_slots_map_back_to_verbatim_character_spans():
     assert all(sentence[s.start : s.end] == s.text for s in slots)
 
 
-def _log_probs(rows: list[dict[str, float]], tags: list[str]) -> np.ndarray:
-    rest = [(1 - sum(row.values())) / (len(tags) - len(row)) for row in rows]
-    return np.log(np.array([[row.get(t, r) for t in tags] for row, r in zip(rows, rest)]))
-
-
-def test_bio_decoding_keeps_a_span_whole_where_one_word_inside_is_mistagged():
-    tags = ["O", "B-x", "I-x", "B-y", "I-y"]
-    # per-word argmax: B-x, O, I-x (a span broken in two); the best valid sequence is B-x I-x I-x
-    # (0.6 * 0.4 * 0.9 = 0.216 against 0.6 * 0.45 * 0.02 for B-x O B-x)
-    rows = [{"B-x": 0.6}, {"O": 0.45, "I-x": 0.4}, {"I-x": 0.9, "B-x": 0.02}]
-    assert BIODecoder(tags).best(_log_probs(rows, tags)) == ["B-x", "I-x", "I-x"]
-
-
-def test_bio_decoding_never_starts_or_switches_a_span_with_inside_tags():
-    tags = ["O", "B-x", "I-x", "B-y", "I-y"]
-    rows = [{"I-x": 0.9, "O": 0.05}, {"I-y": 0.9, "O": 0.05}, {"I-y": 0.5, "O": 0.4}]
-    decoded = BIODecoder(tags).best(_log_probs(rows, tags))
-    # no I- first and no I-y after I-x; the best valid sequence is B-y I-y I-y
-    # (B-y gets the leftover 0.05 / 3: 0.0167 * 0.9 * 0.5 = 0.0075 against 0.05 * 0.05 * 0.4 for O O O)
-    assert decoded == ["B-y", "I-y", "I-y"]
-    assert BIODecoder(tags).best(np.zeros((0, len(tags)))) == []
-
-
-def test_training_smoke_writes_a_loadable_release(tmp_path):
+@pytest.mark.parametrize("crf", [False, True])
+def test_training_smoke_writes_a_loadable_release(tmp_path, crf):
     directory = tmp_path / "policyie"
-    metrics = train_release(TrainConfig(epochs=1, trainable_layers=1), log=lambda _: None, limit=24,
+    metrics = train_release(TrainConfig(epochs=1, trainable_layers=1, crf=crf), log=lambda _: None, limit=24,
                             directory=directory, checkpoint_dir=tmp_path / "checkpoints")
     assert set(metrics["valid"]) >= {"intent_f1", "type_i_f1", "type_ii_f1", "type_i_em", "type_ii_em"}
     manifest = json.loads((directory / "manifest.json").read_text())
     assert manifest["command"] == "assistant train policyie" and manifest["data"]["train_sentences"] == 24
     tagger = PolicyIETagger.load(directory)
+    assert (tagger.model.crf_i is not None) == crf == json.loads((directory / "config.json").read_text())["crf"]
     [tagged] = tagger.tag([["We", "collect", "your", "name", "."]])
     assert len(tagged.type_i) == len(tagged.type_ii) == 5
 
