@@ -192,9 +192,8 @@ def eval_categories(
 ) -> None:
     """Macro / micro F1 of the practice-category classifier (PrivacyGLUE OPP-115 task)."""
     from nlu.categories import evaluate
-    from retrieval.embedder import Embedder
 
-    result = evaluate(_check_split(split, ("validation", "test")), Embedder())
+    result = evaluate(_check_split(split, ("validation", "test")))
     console.print_json(data=result) if as_json else console.print(result)
 
 
@@ -233,11 +232,11 @@ app.add_typer(train_app, name="train")
 @train_app.command("categories")
 @_friendly_errors
 def train_categories() -> None:
-    """Train the OPP-115 practice-category classifier into weights/practice_categories/."""
+    """Fine-tune the OPP-115 practice-category classifier into weights/practice_categories/ (resumes
+    per epoch)."""
     from nlu.categories import train_release
-    from retrieval.embedder import Embedder
 
-    console.print(train_release(Embedder()))
+    console.print(train_release(log=console.print))
 
 
 @train_app.command("questions")

@@ -28,6 +28,11 @@ DEFAULT_EVIDENCE_THRESHOLD = 0.01
 # of them get `category_bonus` added to their cross-encoder logit. Tuned on the PrivacyQA dev file.
 DEFAULT_CATEGORY_CONFIDENCE = 0.9
 DEFAULT_CATEGORY_BONUS = 3.0
+# ...but a sentence whose relevance probability (without the bonus) reaches this value answers the
+# question even when the practice tagger gave it none of the question's categories: the tagger was
+# trained on OPP-115 paragraphs and misses some single sentences ("We keep your purchase history
+# for seven years.").
+DEFAULT_CATEGORY_OVERRIDE = 0.5
 
 # How many FAISS candidates are scored, and how many of the best of them the MS MARCO
 # cross-encoder re-scores (0: none, the fine-tuned retriever's calibrated score ranks them: it
@@ -44,6 +49,7 @@ class Settings:
     evidence_threshold: float = DEFAULT_EVIDENCE_THRESHOLD
     category_confidence: float = DEFAULT_CATEGORY_CONFIDENCE
     category_bonus: float = DEFAULT_CATEGORY_BONUS
+    category_override: float = DEFAULT_CATEGORY_OVERRIDE
     candidates: int = DEFAULT_CANDIDATES
     rerank_top: int = DEFAULT_RERANK_TOP
 
@@ -59,7 +65,7 @@ class Settings:
     def from_env(cls) -> "Settings":
         """`ASSISTANT_HOME`, `ASSISTANT_MAX_BYTES`, `ASSISTANT_SILENCE_THRESHOLD`,
         `ASSISTANT_EVIDENCE_THRESHOLD`, `ASSISTANT_CATEGORY_CONFIDENCE`, `ASSISTANT_CATEGORY_BONUS`,
-        `ASSISTANT_CANDIDATES` and `ASSISTANT_RERANK_TOP` override the defaults."""
+        `ASSISTANT_CATEGORY_OVERRIDE`, `ASSISTANT_CANDIDATES` and `ASSISTANT_RERANK_TOP` override the defaults."""
         home = Path(os.environ.get("ASSISTANT_HOME") or user_data_dir("privacy-assistant", appauthor=False))
         return cls(
             home=home.expanduser(),
@@ -68,6 +74,7 @@ class Settings:
             evidence_threshold=_env_float("ASSISTANT_EVIDENCE_THRESHOLD", DEFAULT_EVIDENCE_THRESHOLD),
             category_confidence=_env_float("ASSISTANT_CATEGORY_CONFIDENCE", DEFAULT_CATEGORY_CONFIDENCE),
             category_bonus=_env_float("ASSISTANT_CATEGORY_BONUS", DEFAULT_CATEGORY_BONUS),
+            category_override=_env_float("ASSISTANT_CATEGORY_OVERRIDE", DEFAULT_CATEGORY_OVERRIDE),
             candidates=_env_int("ASSISTANT_CANDIDATES", DEFAULT_CANDIDATES),
             rerank_top=_env_int("ASSISTANT_RERANK_TOP", DEFAULT_RERANK_TOP),
         )

@@ -34,7 +34,8 @@ ProgressCallback = Callable[[str, int, int], None]
 POLICY_SILENT = "policy_silent"
 # What ingest computes for every sentence. Stored with each version: identical content ingested
 # by an older pipeline (e.g. before sentences were tagged with practices) becomes a new version.
-INGEST_PIPELINE = f"{EMBEDDER_NAME}; OPP-115 practice tagger v1; retriever fine-tuned on PolicyQA v1; PolicyIE v1"
+INGEST_PIPELINE = (f"{EMBEDDER_NAME}; OPP-115 practice tagger v2 (fine-tuned); retriever fine-tuned on PolicyQA v1; "
+                   "PolicyIE v2 (valid-BIO decoding)")
 MAX_NAME_CHARS = 100
 
 
@@ -155,8 +156,9 @@ class Assistant:
                 progress("embedding", done, len(texts))
 
         vectors = self.retriever.encode(texts, on_batch=on_batch)
-        # The practice tagger reads the base model's embedding (what it was trained on).
-        categories = self.practice_classifier.predict(self.embedder.encode(texts))
+        if progress:
+            progress("tagging practices", 0, len(texts))
+        categories = self.practice_classifier.predict(texts)
         if progress:
             progress("reading facts", 0, len(texts))
         facts = self.policyie.facts(texts)
@@ -242,11 +244,12 @@ class Assistant:
 
         1. The question classifier decides whether policies answer this kind of question (if
            not, `reason` says why and nothing is ranked).
-        2. If the question is confidently about practice categories of which the policy has no
-           sentence at all, the policy is silent.
-        3. The fine-tuned retriever's FAISS search gives the nearest sentences, scored by its
-           calibrated cosine (or, with `rerank_top` > 0, the best of them by the cross-encoder);
-           sentences tagged with the question's categories get `category_bonus` added to their logit.
+        2. The fine-tuned retriever's FAISS search gives the nearest sentences, scored by its
+           calibrated cosine (or, with `rerank_top` > 0, the best of them by the cross-encoder).
+        3. If the question is confidently about practice categories of which the policy has no
+           sentence at all, the policy is silent — unless a sentence matches the question strongly
+           anyway (relevance ≥ `category_override`: the practice tagger missed it).
+        4. Sentences tagged with the question's categories get `category_bonus` added to their logit.
         """
         question = _validate_question(question)
         stored = self.store.get_version(policy, version)
@@ -255,15 +258,17 @@ class Assistant:
             return EvidenceRanking(question, stored, analysis.label, analysis.label_probability, [])
         focus = {c for c, p in analysis.categories.items() if p >= self.settings.category_confidence}
         hits = self._candidates(stored, self.retriever.encode([question])[0])
-        if focus and not focus & self._covered_categories(stored):
-            # e.g. a retention question against a policy with no retention sentence at all
-            return EvidenceRanking(question, stored, POLICY_SILENT, 0.0, [])
         if self.settings.rerank_top > 0:
             hits = hits[: self.settings.rerank_top]
             logits = self.reranker.score(question, [s.text for s, _ in hits])
         else:
             calibration = self.retriever.config["calibration"]
             logits = calibration["slope"] * np.array([c for _, c in hits]) + calibration["intercept"]
+        if focus and not focus & self._covered_categories(stored) and not (
+            len(logits) and sigmoid(np.max(logits)) >= self.settings.category_override
+        ):
+            # e.g. a retention question against a policy with no retention sentence at all
+            return EvidenceRanking(question, stored, POLICY_SILENT, 0.0, [])
         candidates = [s for s, _ in hits]
         agreement = np.array([bool(focus & set(s.categories)) for s in candidates], dtype=np.float32)
         scores = sigmoid(logits + self.settings.category_bonus * agreement)

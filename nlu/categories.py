@@ -1,29 +1,38 @@
 """OPP-115 practice categories for policy text (12 labels, multi-label).
 
-A small MLP over the all-MiniLM-L6-v2 sentence embedding that ingest computes anyway for retrieval,
-so tagging every sentence costs two matrix products. Trained on the PrivacyGLUE OPP-115
-majority-label split (segments), one decision threshold per category tuned on its validation
-split; applied at ingest to every sentence.
+all-MiniLM-L6-v2 fine-tuned (all six layers, see `nlu.encoder`) with a linear head over the
+mean-pooled tokens, trained on the PrivacyGLUE OPP-115 majority-label split (segments), one
+decision threshold per category tuned on its validation split, the epoch chosen on validation;
+applied at ingest to every sentence.
 
-    assistant train categories      # reproduces weights/practice_categories/
+    assistant train categories      # reproduces weights/practice_categories/ (resumes per epoch)
     assistant eval categories --split test
 """
 from __future__ import annotations
 
 import collections
 import csv
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 import torch
 
+from nlu.encoder import freeze_below, load_base_encoder, load_task_state, mean_pool, top_layer_prefixes, trained_state
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
+from nlu.training import Checkpoint, EncoderTrainConfig, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "practice_categories"
+CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "practice_categories"
 SPLITS = {"train": "train_dataset.csv", "validation": "validation_dataset.csv", "test": "test_dataset.csv"}
-HIDDEN_UNITS = 512
-L2 = 0.01  # chosen on the validation split among 0.001 / 0.01 and 512 / 1024 units (docs/results.md)
+
+
+@dataclass(frozen=True)
+class TrainConfig(EncoderTrainConfig):
+    trainable_layers: int = 6
+    epochs: int = 6
 
 
 @dataclass(frozen=True)
@@ -48,27 +57,57 @@ def load_split(split: str) -> list[Example]:
     return [Example(text, frozenset(labels)) for text, labels in groups.items()]
 
 
-class PracticeClassifier:
-    """Predicts OPP-115 practice categories from L2-normalised MiniLM sentence embeddings."""
+class PracticeModel(torch.nn.Module):
+    """The encoder with one logit per category over its mean-pooled tokens."""
 
-    def __init__(self, state: dict[str, torch.Tensor], config: dict) -> None:
-        self.labels: list[str] = config["labels"]
-        self.thresholds = np.array(config["thresholds"])
-        self._layers = [(state[f"layer{i}.weight"].numpy(), state[f"layer{i}.bias"].numpy()) for i in (0, 1)]
+    def __init__(self, bert, n_labels: int, dropout: float = 0.1) -> None:
+        super().__init__()
+        self.bert = bert
+        self.dropout = torch.nn.Dropout(dropout)
+        self.classify = torch.nn.Linear(bert.config.hidden_size, n_labels)
+
+    def forward(self, input_ids, attention_mask, token_type_ids=None):
+        states = self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        return self.classify(self.dropout(mean_pool(states, attention_mask)))
+
+    def head_state(self) -> dict[str, torch.Tensor]:
+        return {k: v.detach().clone() for k, v in self.state_dict().items() if k.startswith("classify.")}
+
+
+class PracticeClassifier:
+    """Predicts the OPP-115 practice categories of policy texts (sentences or segments)."""
+
+    def __init__(self, model: PracticeModel, tokenizer, labels: list[str], thresholds: Sequence[float],
+                 max_length: int = 256) -> None:
+        self.model = model.eval()
+        self.tokenizer = tokenizer
+        self.labels = labels
+        self.thresholds = np.asarray(thresholds)
+        self.max_length = max_length
 
     @classmethod
     def load(cls, directory: Path = RELEASE_DIR) -> "PracticeClassifier":
-        return cls(*load_release(directory))
+        state, config = load_release(directory)
+        bert, tokenizer = load_base_encoder()
+        model = PracticeModel(bert, len(config["labels"]))
+        load_task_state(model, state, directory)
+        return cls(model, tokenizer, config["labels"], config["thresholds"])
 
-    def probabilities(self, embeddings: np.ndarray) -> np.ndarray:
+    @torch.inference_mode()
+    def probabilities(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """(n, n_labels) sigmoid probabilities."""
-        (w0, b0), (w1, b1) = self._layers
-        hidden = np.maximum(embeddings @ w0 + b0, 0.0)
-        return 1.0 / (1.0 + np.exp(-(hidden @ w1 + b1)))
+        result = np.zeros((len(texts), len(self.labels)), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for first in range(0, len(order), batch_size):
+            rows = order[first : first + batch_size]
+            batch = self.tokenizer([texts[i] for i in rows], truncation=True, max_length=self.max_length,
+                                   padding=True, return_tensors="pt")
+            result[rows] = torch.sigmoid(self.model(batch["input_ids"], batch["attention_mask"])).numpy()
+        return result
 
-    def predict(self, embeddings: np.ndarray) -> list[list[str]]:
-        """The categories above their thresholds, for each embedding."""
-        decisions = self.probabilities(embeddings) >= self.thresholds
+    def predict(self, texts: Sequence[str]) -> list[list[str]]:
+        """The categories above their thresholds, for each text."""
+        decisions = self.probabilities(texts) >= self.thresholds
         return [[label for label, on in zip(self.labels, row) if on] for row in decisions]
 
 
@@ -98,35 +137,97 @@ def tune_thresholds(probabilities: np.ndarray, gold: np.ndarray) -> list[float]:
     return thresholds
 
 
-def train_release(embedder) -> dict:
-    """Fit on `train`, tune thresholds on `validation`, write the release; returns validation scores."""
-    from sklearn.neural_network import MLPClassifier
+def _label_matrix(examples: Sequence[Example], labels: list[str]) -> np.ndarray:
+    return np.array([[label in e.labels for label in labels] for e in examples], dtype=bool)
 
-    train, validation = load_split("train"), load_split("validation")
-    labels = sorted({label for example in train for label in example.labels})
-    x_train = embedder.encode([e.text for e in train])
-    y_train = np.array([[label in e.labels for label in labels] for e in train], dtype=int)
-    mlp = MLPClassifier(hidden_layer_sizes=(HIDDEN_UNITS,), alpha=L2, max_iter=300, random_state=0)
-    mlp.fit(x_train, y_train)
-    state = {f"layer{i}.{kind}": torch.tensor(values[i], dtype=torch.float32)
-             for kind, values in (("weight", mlp.coefs_), ("bias", mlp.intercepts_)) for i in (0, 1)}
-    x_validation = embedder.encode([e.text for e in validation])
-    gold = np.array([[label in e.labels for label in labels] for e in validation])
-    config = {"labels": labels, "thresholds": [0.5] * len(labels), "input": "all-MiniLM-L6-v2 embedding"}
-    config["thresholds"] = tune_thresholds(PracticeClassifier(state, config).probabilities(x_validation), gold)
-    classifier = PracticeClassifier(state, config)
-    metrics = {"validation": scores([e.labels for e in validation], classifier.predict(x_validation), labels)}
-    data = {"corpus": "OPP-115 majority split (PrivacyGLUE / Polisis_Benchmark)", "train_segments": len(train),
-            "validation_segments": len(validation),
+
+def _batches(examples: Sequence[Example], batch_size: int, seed: int) -> list[list[int]]:
+    """Length-bucketed batches in shuffled order."""
+    import random
+
+    order = sorted(range(len(examples)), key=lambda i: len(examples[i].text))
+    batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
+    random.Random(seed).shuffle(batches)
+    return batches
+
+
+def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT_DIR,
+          log: Callable[[str], None] = print, limit: int | None = None) -> PracticeClassifier:
+    """Fine-tune on `train` (resuming per epoch); returns the classifier of the best validation epoch,
+    its thresholds tuned on validation."""
+    torch.manual_seed(config.seed)
+    bert, tokenizer = load_base_encoder()
+    train_set, validation = load_split("train")[:limit], load_split("validation")[:limit]
+    labels = sorted({label for example in load_split("train") for label in example.labels})
+    model = PracticeModel(bert, len(labels))
+    encoder_params = freeze_below(bert, config.trainable_layers)
+    head_params = list(model.classify.parameters())
+    per_epoch = len(range(0, len(train_set), config.batch_size))
+    optimizer, schedule = optimizer_with_schedule(
+        [(encoder_params, config.encoder_learning_rate), (head_params, config.head_learning_rate)],
+        per_epoch * config.epochs, round(0.06 * per_epoch * config.epochs))
+    classifier = PracticeClassifier(model, tokenizer, labels, [0.5] * len(labels), config.max_length)
+    checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
+    first_epoch, best = 0, {"score": -1.0}
+    saved = checkpoint.load(optimizer, schedule)
+    if saved:
+        model.load_state_dict(saved["model"], strict=False)
+        first_epoch, best = saved["epoch"], saved["best"]
+        log(f"resumed after epoch {first_epoch}")
+    y_train = torch.tensor(_label_matrix(train_set, labels), dtype=torch.float32)
+    gold = _label_matrix(validation, labels)
+    loss_fn = torch.nn.BCEWithLogitsLoss()
+    for epoch in range(first_epoch, config.epochs):
+        model.train()
+        started, losses = time.perf_counter(), []
+        for rows in _batches(train_set, config.batch_size, config.seed + epoch):
+            batch = tokenizer([train_set[i].text for i in rows], truncation=True, max_length=config.max_length,
+                              padding=True, return_tensors="pt")
+            loss = loss_fn(model(batch["input_ids"], batch["attention_mask"]), y_train[rows])
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(encoder_params + head_params, 1.0)
+            optimizer.step()
+            schedule.step()
+            losses.append(loss.item())
+        model.eval()
+        classifier.thresholds = np.asarray(tune_thresholds(classifier.probabilities([e.text for e in validation]), gold))
+        result = scores([e.labels for e in validation], classifier.predict([e.text for e in validation]), labels)
+        log(f"epoch {epoch + 1}/{config.epochs} loss {np.mean(losses):.4f} "
+            f"({time.perf_counter() - started:.0f} s) validation {result}")
+        if result["macro_f1"] > best["score"]:
+            best = {"score": result["macro_f1"], "epoch": epoch + 1, "validation": result,
+                    "thresholds": classifier.thresholds.tolist(),
+                    "encoder": trained_state(bert, config.trainable_layers), "heads": model.head_state()}
+        checkpoint.save(optimizer, schedule, model=model.state_dict(), epoch=epoch + 1, best=best)
+    bert.load_state_dict(best["encoder"], strict=False)
+    model.load_state_dict(best["heads"], strict=False)
+    classifier.thresholds = np.asarray(best["thresholds"])
+    classifier.best = best  # type: ignore[attr-defined]
+    return classifier
+
+
+def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None] = print,
+                  limit: int | None = None, directory: Path = RELEASE_DIR,
+                  checkpoint_dir: Path = CHECKPOINT_DIR) -> dict:
+    """Train, keep the best epoch on validation, write the release with its manifest."""
+    classifier = train(config, checkpoint_dir=checkpoint_dir, log=log, limit=limit)
+    best = classifier.best  # type: ignore[attr-defined]
+    state = {f"bert.{k}": v for k, v in best["encoder"].items()} | best["heads"]
+    model_config = {"labels": classifier.labels, "thresholds": best["thresholds"], "train": asdict(config),
+                    "trainable": top_layer_prefixes(classifier.model.bert, config.trainable_layers)}
+    data = {"corpus": "OPP-115 majority split (PrivacyGLUE / Polisis_Benchmark)",
+            "train_segments": len(load_split("train")[:limit]), "validation_segments": len(load_split("validation")[:limit]),
             "sha256": sha256_of([split_file("train"), split_file("validation")])}
-    save_release(RELEASE_DIR, state, config, data, "assistant train categories", metrics)
+    metrics = {"validation": best["validation"], "best_epoch": best["epoch"]}
+    save_release(directory, state, model_config, data, "assistant train categories", metrics)
     return metrics
 
 
-def evaluate(split: str, embedder) -> dict:
+def evaluate(split: str, limit: int | None = None, directory: Path = RELEASE_DIR) -> dict:
     """Scores of the shipped classifier on an OPP-115 majority split (segments)."""
-    classifier = PracticeClassifier.load()
-    examples = load_split(split)
-    predicted = classifier.predict(embedder.encode([e.text for e in examples]))
+    classifier = PracticeClassifier.load(directory)
+    examples = load_split(split)[:limit]
+    predicted = classifier.predict([e.text for e in examples])
     return {"split": split, "segments": len(examples),
             **scores([e.labels for e in examples], predicted, classifier.labels)}
