@@ -18,23 +18,28 @@ MAX_QUESTION_CHARS = 1000
 # scripts/tune_selection.py (docs/results.md).
 DEFAULT_SILENCE_THRESHOLD = 0.05
 
-# Evidence beyond the best sentence is kept only when its score (probability with the category
-# bonus) reaches this value (at most --top sentences), so the evidence set has a variable size.
-# Tuned with scripts/tune_selection.py.
-DEFAULT_EVIDENCE_THRESHOLD = 0.01
+# Evidence beyond the best sentence is kept only when its score (the selection probability: with
+# the category bonus and the neighbours' share, see assistant/selection.py) reaches this value (at
+# most --top sentences), so the evidence set has a variable size. Tuned with
+# scripts/tune_selection.py.
+DEFAULT_EVIDENCE_THRESHOLD = 0.001
 
 # Question categories (OPP-115) predicted with at least this probability steer retrieval: a policy
 # with no sentence of those categories is `policy_silent`, and candidate sentences tagged with one
-# of them get `category_bonus` added to their cross-encoder logit. Tuned on the PrivacyQA dev file.
+# of them get `category_bonus` added to their relevance logit. Tuned on the PrivacyQA dev file.
 DEFAULT_CATEGORY_CONFIDENCE = 0.9
-DEFAULT_CATEGORY_BONUS = 3.0
+DEFAULT_CATEGORY_BONUS = 1.0
 # ...but a sentence whose relevance probability (without the bonus) reaches this value answers the
 # question even when the practice tagger gave it none of the question's categories: the tagger was
 # trained on OPP-115 paragraphs and misses some single sentences ("We keep your purchase history
 # for seven years.").
 DEFAULT_CATEGORY_OVERRIDE = 0.5
 
-# How many FAISS candidates are scored, and how many of the best of them the MS MARCO
+# A sentence's selection logit adds this share of the mean of its two neighbours' logits (answers
+# are passages; assistant/selection.py). Tuned on the PrivacyQA dev file.
+DEFAULT_CONTEXT_WEIGHT = 0.5
+
+# How many of the best-scored sentences are ranked, and how many of the best of them the MS MARCO
 # cross-encoder re-scores (0: none, the fine-tuned retriever's calibrated score ranks them: it
 # scored higher on the PrivacyQA dev file, 32.9 vs 31.4 F1, at a fraction of the cost).
 DEFAULT_CANDIDATES = 50
@@ -50,6 +55,7 @@ class Settings:
     category_confidence: float = DEFAULT_CATEGORY_CONFIDENCE
     category_bonus: float = DEFAULT_CATEGORY_BONUS
     category_override: float = DEFAULT_CATEGORY_OVERRIDE
+    context_weight: float = DEFAULT_CONTEXT_WEIGHT
     candidates: int = DEFAULT_CANDIDATES
     rerank_top: int = DEFAULT_RERANK_TOP
 
@@ -65,7 +71,7 @@ class Settings:
     def from_env(cls) -> "Settings":
         """`ASSISTANT_HOME`, `ASSISTANT_MAX_BYTES`, `ASSISTANT_SILENCE_THRESHOLD`,
         `ASSISTANT_EVIDENCE_THRESHOLD`, `ASSISTANT_CATEGORY_CONFIDENCE`, `ASSISTANT_CATEGORY_BONUS`,
-        `ASSISTANT_CATEGORY_OVERRIDE`, `ASSISTANT_CANDIDATES` and `ASSISTANT_RERANK_TOP` override the defaults."""
+        `ASSISTANT_CATEGORY_OVERRIDE`, `ASSISTANT_CONTEXT_WEIGHT`, `ASSISTANT_CANDIDATES` and `ASSISTANT_RERANK_TOP` override the defaults."""
         home = Path(os.environ.get("ASSISTANT_HOME") or user_data_dir("privacy-assistant", appauthor=False))
         return cls(
             home=home.expanduser(),
@@ -75,6 +81,7 @@ class Settings:
             category_confidence=_env_float("ASSISTANT_CATEGORY_CONFIDENCE", DEFAULT_CATEGORY_CONFIDENCE),
             category_bonus=_env_float("ASSISTANT_CATEGORY_BONUS", DEFAULT_CATEGORY_BONUS),
             category_override=_env_float("ASSISTANT_CATEGORY_OVERRIDE", DEFAULT_CATEGORY_OVERRIDE),
+            context_weight=_env_float("ASSISTANT_CONTEXT_WEIGHT", DEFAULT_CONTEXT_WEIGHT),
             candidates=_env_int("ASSISTANT_CANDIDATES", DEFAULT_CANDIDATES),
             rerank_top=_env_int("ASSISTANT_RERANK_TOP", DEFAULT_RERANK_TOP),
         )

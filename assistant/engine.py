@@ -16,6 +16,7 @@ from assistant.errors import InputFileError, InvalidQuestionError, UnknownPolicy
 from assistant.facts import PrivacyLabel, build_label
 from assistant.models import Answer, AnswerSpan, Evidence, EvidenceFacts, ParsedPolicy, PolicyVersion, Sentence
 from assistant.parsing import load_document
+from assistant.selection import NO_MATCH_LOGIT, selection_logits
 from assistant.sentences import build_policy
 from assistant.store import PolicySummary, Store
 from nlu.categories import PracticeClassifier
@@ -220,7 +221,7 @@ class Assistant:
             answerable=reason is None,
             reason=reason,
             answer=evidence[0].text if reason is None else None,
-            confidence=_round(ranking.confidence if ranking.reason else best),
+            confidence=_round(_confidence(ranking, reason, best)),
             evidence=evidence if ranking.reason is None else [],
             facts=facts if reason is None else [],
             span=self._span(ranking.question, ranking.version, selected[0].sentence) if reason is None else None,
@@ -228,7 +229,7 @@ class Assistant:
 
     def _span(self, question: str, stored: PolicyVersion, sentence: Sentence) -> AnswerSpan | None:
         """The reader's answer span inside `sentence`, read with one sentence of context either side."""
-        sentences = self._sentences[stored.index_file]
+        sentences = self._policy_sentences(stored)
         before = sentences[sentence.ordinal - 2].text if sentence.ordinal > 1 else ""
         after = sentences[sentence.ordinal].text if sentence.ordinal < len(sentences) else ""
         offset = len(before) + 1 if before else 0
@@ -257,45 +258,60 @@ class Assistant:
         if analysis.label != ANSWERABLE:
             return EvidenceRanking(question, stored, analysis.label, analysis.label_probability, [])
         focus = {c for c, p in analysis.categories.items() if p >= self.settings.category_confidence}
-        hits = self._candidates(stored, self.retriever.encode([question])[0])
-        if self.settings.rerank_top > 0:
-            hits = hits[: self.settings.rerank_top]
-            logits = self.reranker.score(question, [s.text for s, _ in hits])
-        else:
-            calibration = self.retriever.config["calibration"]
-            logits = calibration["slope"] * np.array([c for _, c in hits]) + calibration["intercept"]
-        if focus and not focus & self._covered_categories(stored) and not (
-            len(logits) and sigmoid(np.max(logits)) >= self.settings.category_override
+        sentences = self._policy_sentences(stored)
+        relevance = self._relevance_logits(stored, self.retriever.encode([question])[0])
+        if focus and not focus & self._covered_categories(stored) and (
+            sigmoid(relevance.max()) < self.settings.category_override
         ):
             # e.g. a retention question against a policy with no retention sentence at all
             return EvidenceRanking(question, stored, POLICY_SILENT, 0.0, [])
-        candidates = [s for s, _ in hits]
-        agreement = np.array([bool(focus & set(s.categories)) for s in candidates], dtype=np.float32)
-        scores = sigmoid(logits + self.settings.category_bonus * agreement)
-        ranked = [
-            ScoredSentence(s, float(r), float(p), bool(a))
-            for s, r, p, a in zip(candidates, sigmoid(logits), scores, agreement)
-        ]
+        on_topic = np.array([bool(focus & set(s.categories)) for s in sentences], dtype=np.float32)
+        scores = selection_logits(relevance, on_topic, self.settings.category_bonus, self.settings.context_weight)
+        order = [int(i) for i in np.argsort(-scores, kind="stable")[: self.settings.candidates]
+                 if relevance[i] > NO_MATCH_LOGIT]
+        if self.settings.rerank_top > 0:
+            order = order[: self.settings.rerank_top]
+            relevance = relevance.copy()
+            relevance[order] = self.reranker.score(question, [sentences[i].text for i in order])
+            scores = relevance + self.settings.category_bonus * on_topic
+        ranked = [ScoredSentence(sentences[i], float(sigmoid(relevance[i])), float(sigmoid(scores[i])),
+                                 bool(on_topic[i])) for i in order]
         return EvidenceRanking(question, stored, None, 0.0, sorted(ranked, key=lambda r: -r.score))
 
     def _covered_categories(self, stored: PolicyVersion) -> set[str]:
         """The practice categories at least one sentence of the policy version was tagged with."""
-        return {c for sentence in self._sentences[stored.index_file] for c in sentence.categories}
+        return {c for sentence in self._policy_sentences(stored) for c in sentence.categories}
 
-    def _candidates(self, stored: PolicyVersion, query: np.ndarray) -> list[tuple[Sentence, float]]:
-        """The sentences closest to the question in embedding space, with their cosine.
-
-        Sentences that are themselves questions (tables of contents, FAQ headings) never answer
-        anything, so they are not candidates.
-        """
+    def _policy_sentences(self, stored: PolicyVersion) -> list[Sentence]:
+        """The version's sentences in document order (with its index, cached together)."""
         key = stored.index_file
         if key not in self._indexes:
             self._indexes[key] = self.store.load_index(stored)
             self._sentences[key] = self.store.sentences(stored.id)
-        hits = self._indexes[key].search(query, self.settings.candidates)
-        sentences = self._sentences[key]
-        return [(sentences[ordinal - 1], cosine) for ordinal, cosine in hits
-                if not _is_question(sentences[ordinal - 1].text)]
+        return self._sentences[key]
+
+    def _relevance_logits(self, stored: PolicyVersion, query: np.ndarray) -> np.ndarray:
+        """Every sentence's relevance logit for the question, in document order: the retriever's
+        cosine (exact FAISS search over all of them) through its logistic calibration.
+
+        Sentences that are themselves questions (tables of contents, FAQ headings) never answer
+        anything: they get NO_MATCH_LOGIT.
+        """
+        sentences = self._policy_sentences(stored)
+        calibration = self.retriever.config["calibration"]
+        logits = np.full(len(sentences), NO_MATCH_LOGIT)
+        for ordinal, cosine in self._indexes[stored.index_file].search(query, len(sentences)):
+            if not _is_question(sentences[ordinal - 1].text):
+                logits[ordinal - 1] = calibration["slope"] * cosine + calibration["intercept"]
+        return logits
+
+
+def _confidence(ranking: EvidenceRanking, reason: str | None, best_relevance: float) -> float:
+    """The classifier's probability for a refusal reason; the answer sentence's relevance probability
+    for an answer; the best relevance (below the silence threshold) when the policy is silent."""
+    if ranking.reason:
+        return ranking.confidence
+    return ranking.ranked[0].relevance if reason is None else best_relevance
 
 
 def _round(value: float) -> float:

@@ -41,7 +41,8 @@ def test_answer_quotes_stored_sentences_with_citations(amazon):
     assert all(e.score >= amazon.settings.evidence_threshold for e in answer.evidence)
     assert "cookie" in answer.answer.lower()
     assert answer.answer == answer.evidence[0].text
-    assert answer.confidence == answer.evidence[0].score
+    # confidence: the answer sentence's relevance probability; evidence scores also weigh its neighbours
+    assert answer.confidence >= amazon.settings.silence_threshold
     assert [e.score for e in answer.evidence] == sorted((e.score for e in answer.evidence), reverse=True)
     stored = {s.ordinal: s for s in amazon.store.sentences(amazon.store.get_version("amazon").id)}
     for item in answer.evidence:
