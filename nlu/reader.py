@@ -34,6 +34,8 @@ MAX_ANSWER_TOKENS = 64
 
 @dataclass(frozen=True)
 class TrainConfig(EncoderTrainConfig):
+    trainable_layers: int = 6  # all six: top-3 for one epoch reached only 43.6 dev F1
+    epochs: int = 2
     checkpoint_every: int = 100
 
 
