@@ -41,7 +41,8 @@ DEFAULT_CONTEXT_WEIGHT = 0.5
 
 # How many of the best-scored sentences are ranked, and how many of the best of them the MS MARCO
 # cross-encoder re-scores (0: none, the fine-tuned retriever's calibrated score ranks them: it
-# scored higher on the PrivacyQA dev file, 32.9 vs 31.4 F1 before the neighbours' share, at a fraction of the cost).
+# scored higher on the PrivacyQA dev file, 32.9 vs 31.4 F1 before the neighbours' share, at a
+# fraction of the cost).
 DEFAULT_CANDIDATES = 50
 DEFAULT_RERANK_TOP = 0
 
