@@ -36,7 +36,7 @@ POLICY_SILENT = "policy_silent"
 # What ingest computes for every sentence. Stored with each version: identical content ingested
 # by an older pipeline (e.g. before sentences were tagged with practices) becomes a new version.
 INGEST_PIPELINE = (f"{EMBEDDER_NAME}; OPP-115 practice tagger v2 (fine-tuned); retriever fine-tuned on PolicyQA v1; "
-                   "PolicyIE v2 (valid-BIO decoding)")
+                   "PolicyIE v3 (CRF)")
 MAX_NAME_CHARS = 100
 
 
