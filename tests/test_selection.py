@@ -10,9 +10,19 @@ from assistant.selection import NO_MATCH_LOGIT, selection_logits
 def test_bonus_and_neighbours_share():
     relevance = np.array([2.0, -1.0, 4.0])
     on_topic = np.array([0.0, 1.0, 0.0])
-    # own logits with bonus 1: [2, 0, 4]; neighbour means (edges count as NO_MATCH_LOGIT):
-    # [(-20 + 0) / 2, (2 + 4) / 2, (0 - 20) / 2] = [-10, 3, -10]; times 0.5 added
-    assert selection_logits(relevance, on_topic, 1.0, 0.5) == pytest.approx([-3.0, 1.5, -1.0])
+    # own logits with bonus 1: [2, 0, 4]; neighbour means (at the edges, the one neighbour):
+    # [0, (2 + 4) / 2, 0] = [0, 3, 0]; times 0.5 added
+    assert selection_logits(relevance, on_topic, 1.0, 0.5) == pytest.approx([2.0, 1.5, 4.0])
+
+
+def test_sentences_that_cannot_be_evidence_are_no_neighbours():
+    # a heading-question (NO_MATCH_LOGIT) before an answer sentence does not drag it down; a sentence
+    # with no eligible neighbour at all counts its own logit
+    relevance = np.array([NO_MATCH_LOGIT, 2.0, -4.0, NO_MATCH_LOGIT, 1.0, NO_MATCH_LOGIT])
+    scores = selection_logits(relevance, np.zeros(6), 0.0, 0.5)
+    assert scores[1] == pytest.approx(2.0 + 0.5 * -4.0)
+    assert scores[2] == pytest.approx(-4.0 + 0.5 * 2.0)
+    assert scores[4] == pytest.approx(1.0 + 0.5 * 1.0)
 
 
 def test_without_bonus_and_context_the_relevance_is_the_score():
