@@ -46,7 +46,7 @@ class ScoredSentence:
 
     sentence: Sentence
     relevance: float  # the scorer's probability alone: does this sentence answer the question?
-    score: float  # with the category agreement bonus: what ranks and selects evidence
+    score: float  # selection probability (category bonus, neighbours' share): ranks and selects evidence
     on_topic: bool = False  # tagged with one of the question's practice categories (got the bonus)
 
 
@@ -58,7 +58,7 @@ class EvidenceRanking:
     version: PolicyVersion
     reason: str | None  # set when the question classifier or the categories rule it out
     confidence: float  # the classifier's probability for `reason`
-    ranked: list[ScoredSentence]
+    ranked: list[ScoredSentence]  # the answer sentence first, then the rest by score
 
 
 @dataclass(frozen=True)
@@ -196,7 +196,8 @@ class Assistant:
     def ask(self, question: str, policy: str, version: int | None = None, top_k: int = 3) -> Answer:
         """Answer `question` from the policy's sentences (see `rank_evidence`, then select).
 
-        The answer is the best-ranked sentence; the evidence adds further sentences whose score
+        The answer is the sentence that matches best on its own (relevance and category bonus);
+        the evidence adds further sentences, best selection score first, whose score
         reaches `evidence_threshold` (at most `top_k`). The policy is silent when no candidate's
         relevance probability alone reaches `silence_threshold`. The span reader marks the short
         answer inside the best sentence (`span`; None when it finds none there).
@@ -274,9 +275,15 @@ class Assistant:
             relevance = relevance.copy()
             relevance[order] = self.reranker.score(question, [sentences[i].text for i in order])
             scores = relevance + self.settings.category_bonus * on_topic
+            order.sort(key=lambda i: -scores[i])
+        # The answer is the sentence that matches best on its own; the neighbours' share ranks the rest.
+        if order:
+            own = np.where(relevance > NO_MATCH_LOGIT, relevance + self.settings.category_bonus * on_topic, -np.inf)
+            first = int(np.argmax(own))
+            order = [first] + [i for i in order if i != first][: len(order) - 1]
         ranked = [ScoredSentence(sentences[i], float(sigmoid(relevance[i])), float(sigmoid(scores[i])),
                                  bool(on_topic[i])) for i in order]
-        return EvidenceRanking(question, stored, None, 0.0, sorted(ranked, key=lambda r: -r.score))
+        return EvidenceRanking(question, stored, None, 0.0, ranked)
 
     def _covered_categories(self, stored: PolicyVersion) -> set[str]:
         """The practice categories at least one sentence of the policy version was tagged with."""

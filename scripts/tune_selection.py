@@ -62,16 +62,22 @@ def main() -> None:
             rows.append((question, ranking.reason, relevance, on_topic))
     results = []
     for bonus, weight in itertools.product(BONUSES, CONTEXT_WEIGHTS):
-        scored = [(question, reason, relevance, np.argsort(-selection_logits(relevance, on_topic, bonus, weight)),
+        scored = [(question, reason, relevance, on_topic,
+                   np.argsort(-selection_logits(relevance, on_topic, bonus, weight)),
                    _sigmoid(selection_logits(relevance, on_topic, bonus, weight)))
                   for question, reason, relevance, on_topic in rows]
         for silence, threshold, cap in itertools.product(SILENCE_THRESHOLDS, EVIDENCE_THRESHOLDS, CAPS):
             predictions = []
-            for _, reason, relevance, order, probability in scored:
+            for _, reason, relevance, on_topic, order, probability in scored:
                 if reason is not None or _sigmoid(relevance.max()) < silence:
                     predictions.append(frozenset())
                     continue
                 order = [int(i) for i in order if relevance[i] > NO_MATCH_LOGIT]
+                if not order:
+                    predictions.append(frozenset())
+                    continue
+                first = max(order, key=lambda i: relevance[i] + bonus * on_topic[i])  # as rank_evidence
+                order = [first] + [i for i in order if i != first]
                 predictions.append(frozenset(order[:1] + [i for i in order[1:cap] if probability[i] >= threshold]))
             score = mean_score(question_score(p, q.references) for p, (q, *_) in zip(predictions, scored))
             answerability = binary_score((bool(p), q.answerable) for p, (q, *_) in zip(predictions, scored))

@@ -43,7 +43,8 @@ def test_answer_quotes_stored_sentences_with_citations(amazon):
     assert answer.answer == answer.evidence[0].text
     # confidence: the answer sentence's relevance probability; evidence scores also weigh its neighbours
     assert answer.confidence >= amazon.settings.silence_threshold
-    assert [e.score for e in answer.evidence] == sorted((e.score for e in answer.evidence), reverse=True)
+    # the answer is the best match on its own; the further evidence comes by selection score
+    assert [e.score for e in answer.evidence[1:]] == sorted((e.score for e in answer.evidence[1:]), reverse=True)
     stored = {s.ordinal: s for s in amazon.store.sentences(amazon.store.get_version("amazon").id)}
     for item in answer.evidence:
         assert stored[item.sentence_id].text == item.text

@@ -79,7 +79,7 @@ def test_answer_span_is_inside_the_best_evidence_sentence(amazon):
 def test_training_resumes_from_its_checkpoint(tmp_path):
     from nlu.reader import train
 
-    config = TrainConfig(trainable_layers=1, checkpoint_every=1)
+    config = TrainConfig(trainable_layers=1, epochs=1, checkpoint_every=1)
     first: list[str] = []
     train(config, checkpoint_dir=tmp_path, log=first.append, limit=32)
     assert first[-1].startswith("step 2/2")
@@ -87,6 +87,6 @@ def test_training_resumes_from_its_checkpoint(tmp_path):
     train(config, checkpoint_dir=tmp_path, log=again.append, limit=32)
     assert again == ["resumed at step 2"]  # nothing left to train
     other: list[str] = []
-    train(TrainConfig(trainable_layers=1, checkpoint_every=1, seed=14), checkpoint_dir=tmp_path,
+    train(TrainConfig(trainable_layers=1, epochs=1, checkpoint_every=1, seed=14), checkpoint_dir=tmp_path,
           log=other.append, limit=32)
     assert not any(line.startswith("resumed") for line in other)  # other settings start afresh
