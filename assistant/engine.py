@@ -251,7 +251,9 @@ class Assistant:
         3. If the question is confidently about practice categories of which the policy has no
            sentence at all, the policy is silent — unless a sentence matches the question strongly
            anyway (relevance ≥ `category_override`: the practice tagger missed it).
-        4. Sentences tagged with the question's categories get `category_bonus` added to their logit.
+        4. Sentences tagged with the question's categories get `category_bonus` added to their logit,
+           and every sentence a share of its neighbours' (`assistant.selection`); the best
+           `candidates` by that score are ranked, the one that matches best on its own first.
         """
         question = _validate_question(question)
         stored = self.store.get_version(policy, version)
@@ -278,9 +280,9 @@ class Assistant:
             order.sort(key=lambda i: -scores[i])
         # The answer is the sentence that matches best on its own; the neighbours' share ranks the rest.
         if order:
-            own = np.where(relevance > NO_MATCH_LOGIT, relevance + self.settings.category_bonus * on_topic, -np.inf)
-            first = int(np.argmax(own))
-            order = [first] + [i for i in order if i != first][: len(order) - 1]
+            own = relevance + self.settings.category_bonus * on_topic
+            first = max(order, key=lambda i: own[i])
+            order = [first] + [i for i in order if i != first]
         ranked = [ScoredSentence(sentences[i], float(sigmoid(relevance[i])), float(sigmoid(scores[i])),
                                  bool(on_topic[i])) for i in order]
         return EvidenceRanking(question, stored, None, 0.0, ranked)

@@ -22,7 +22,7 @@ import torch
 
 from nlu.encoder import freeze_below, load_base_encoder, load_task_state, mean_pool, top_layer_prefixes, trained_state
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
-from nlu.training import Checkpoint, EncoderTrainConfig, optimizer_with_schedule
+from nlu.training import Checkpoint, EncoderTrainConfig, length_bucketed_batches, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "practice_categories"
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "practice_categories"
@@ -141,16 +141,6 @@ def _label_matrix(examples: Sequence[Example], labels: list[str]) -> np.ndarray:
     return np.array([[label in e.labels for label in labels] for e in examples], dtype=bool)
 
 
-def _batches(examples: Sequence[Example], batch_size: int, seed: int) -> list[list[int]]:
-    """Length-bucketed batches in shuffled order."""
-    import random
-
-    order = sorted(range(len(examples)), key=lambda i: len(examples[i].text))
-    batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
-    random.Random(seed).shuffle(batches)
-    return batches
-
-
 def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT_DIR,
           log: Callable[[str], None] = print, limit: int | None = None) -> PracticeClassifier:
     """Fine-tune on `train` (resuming per epoch); returns the classifier of the best validation epoch,
@@ -180,7 +170,8 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     for epoch in range(first_epoch, config.epochs):
         model.train()
         started, losses = time.perf_counter(), []
-        for rows in _batches(train_set, config.batch_size, config.seed + epoch):
+        lengths = [len(e.text) for e in train_set]
+        for rows in length_bucketed_batches(lengths, config.batch_size, config.seed + epoch):
             batch = tokenizer([train_set[i].text for i in rows], truncation=True, max_length=config.max_length,
                               padding=True, return_tensors="pt")
             loss = loss_fn(model(batch["input_ids"], batch["attention_mask"]), y_train[rows])
@@ -191,7 +182,8 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
             schedule.step()
             losses.append(loss.item())
         model.eval()
-        classifier.thresholds = np.asarray(tune_thresholds(classifier.probabilities([e.text for e in validation]), gold))
+        probabilities = classifier.probabilities([e.text for e in validation])
+        classifier.thresholds = np.asarray(tune_thresholds(probabilities, gold))
         result = scores([e.labels for e in validation], classifier.predict([e.text for e in validation]), labels)
         log(f"epoch {epoch + 1}/{config.epochs} loss {np.mean(losses):.4f} "
             f"({time.perf_counter() - started:.0f} s) validation {result}")
@@ -217,7 +209,8 @@ def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None
     model_config = {"labels": classifier.labels, "thresholds": best["thresholds"], "train": asdict(config),
                     "trainable": top_layer_prefixes(classifier.model.bert, config.trainable_layers)}
     data = {"corpus": "OPP-115 majority split (PrivacyGLUE / Polisis_Benchmark)",
-            "train_segments": len(load_split("train")[:limit]), "validation_segments": len(load_split("validation")[:limit]),
+            "train_segments": len(load_split("train")[:limit]),
+            "validation_segments": len(load_split("validation")[:limit]),
             "sha256": sha256_of([split_file("train"), split_file("validation")])}
     metrics = {"validation": best["validation"], "best_epoch": best["epoch"]}
     save_release(directory, state, model_config, data, "assistant train categories", metrics)

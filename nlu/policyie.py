@@ -12,7 +12,6 @@ predicted on each word's first word piece.
 from __future__ import annotations
 
 import json
-import random
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -26,7 +25,7 @@ from assistant.models import Facts, Slot
 from nlu.bio import BIODecoder, LinearChainCRF
 from nlu.encoder import freeze_below, load_base_encoder, load_task_state, mean_pool, top_layer_prefixes, trained_state
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
-from nlu.training import Checkpoint, EncoderTrainConfig, optimizer_with_schedule
+from nlu.training import Checkpoint, EncoderTrainConfig, length_bucketed_batches, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "policyie"
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "policyie"
@@ -211,14 +210,6 @@ def _slots(sentence: str, tokens: list[tuple[str, int, int]], tags: list[str]) -
 # -- training -----------------------------------------------------------------------------
 
 
-def _batches(examples: list[PolicyIEExample], batch_size: int, seed: int) -> list[list[int]]:
-    """Length-bucketed batches (little padding), in a shuffled order."""
-    order = sorted(range(len(examples)), key=lambda i: len(examples[i].tokens))
-    batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
-    random.Random(seed).shuffle(batches)
-    return batches
-
-
 def _targets(word_ids, tags: Sequence[str], index: dict[str, int], length: int) -> list[int]:
     target = [-100] * length
     for word, position in enumerate(_first_pieces(word_ids)):
@@ -273,7 +264,8 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     for epoch in range(first_epoch, config.epochs):
         model.train()
         started, losses = time.perf_counter(), []
-        for rows in _batches(train_set, config.batch_size, config.seed + epoch):
+        for rows in length_bucketed_batches([len(e.tokens) for e in train_set], config.batch_size,
+                                            config.seed + epoch):
             examples = [train_set[i] for i in rows]
             batch, word_ids = _encode(tokenizer, [e.tokens for e in examples], config.max_length)
             length = batch["input_ids"].shape[1]

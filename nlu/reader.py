@@ -11,7 +11,6 @@ rebuilt from OPP-115 (`nlu.policyqa_data`), selected on PolicyQA dev, reported o
 from __future__ import annotations
 
 import collections
-import random
 import re
 import string
 import time
@@ -25,7 +24,7 @@ import torch
 from nlu.encoder import freeze_below, load_base_encoder, load_task_state, top_layer_prefixes, trained_state
 from nlu.policyqa_data import QAExample
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
-from nlu.training import Checkpoint, EncoderTrainConfig, optimizer_with_schedule
+from nlu.training import Checkpoint, EncoderTrainConfig, length_bucketed_batches, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "reader"
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "reader"
@@ -200,13 +199,6 @@ def _targets(batch, examples: Sequence[QAExample]) -> tuple[torch.Tensor, torch.
     return torch.tensor(starts), torch.tensor(ends)
 
 
-def _batches(lengths: list[int], batch_size: int, seed: int) -> list[list[int]]:
-    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
-    batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
-    random.Random(seed).shuffle(batches)
-    return batches
-
-
 def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT_DIR,
           log: Callable[[str], None] = print, limit: int | None = None) -> SpanReader:
     """Fine-tune on the rebuilt train split; checkpoints every `checkpoint_every` steps and resumes."""
@@ -219,7 +211,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     head_params = list(model.span.parameters())
     examples = rebuild_train()[0][:limit]
     lengths = [len(e.question) + len(e.context) for e in examples]
-    per_epoch = _batches(lengths, config.batch_size, config.seed)
+    per_epoch = length_bucketed_batches(lengths, config.batch_size, config.seed)
     total = len(per_epoch) * config.epochs
     optimizer, schedule = optimizer_with_schedule(
         [(encoder_params, config.encoder_learning_rate), (head_params, config.head_learning_rate)],
@@ -236,7 +228,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     started, first_step, losses = time.perf_counter(), step, []
     while step < total:
         epoch, index = divmod(step, len(per_epoch))
-        rows = _batches(lengths, config.batch_size, config.seed + epoch)[index]
+        rows = length_bucketed_batches(lengths, config.batch_size, config.seed + epoch)[index]
         chosen = [examples[i] for i in rows]
         batch = _encode(tokenizer, [e.question for e in chosen], [e.context for e in chosen], config.max_length)
         start_target, end_target = _targets(batch, chosen)

@@ -1,6 +1,8 @@
-"""What the fine-tuning loops share: AdamW with warm-up and linear decay, resumable checkpoints."""
+"""What the fine-tuning loops share: length-bucketed batches, AdamW with warm-up and linear decay,
+resumable checkpoints."""
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +21,14 @@ class EncoderTrainConfig:
     head_learning_rate: float = 1e-3  # new heads start from random weights: they need a higher rate
     max_length: int = 256  # word pieces
     seed: int = 13
+
+
+def length_bucketed_batches(lengths: Sequence[int], batch_size: int, seed: int) -> list[list[int]]:
+    """Indices grouped into batches of similar length (little padding), the batches in a shuffled order."""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
+    random.Random(seed).shuffle(batches)
+    return batches
 
 
 def optimizer_with_schedule(
