@@ -22,7 +22,7 @@ import torch
 
 from nlu.encoder import freeze_below, load_base_encoder, load_task_state, mean_pool, top_layer_prefixes, trained_state
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
-from nlu.training import Checkpoint, EncoderTrainConfig, length_bucketed_batches, optimizer_with_schedule
+from nlu.training import Checkpoint, EncoderTrainConfig, descend, length_bucketed_batches, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "practice_categories"
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "practice_categories"
@@ -158,12 +158,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
         per_epoch * config.epochs, round(0.06 * per_epoch * config.epochs))
     classifier = PracticeClassifier(model, tokenizer, labels, [0.5] * len(labels), config.max_length)
     checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
-    first_epoch, best = 0, {"score": -1.0}
-    saved = checkpoint.load(optimizer, schedule)
-    if saved:
-        model.load_state_dict(saved["model"], strict=False)
-        first_epoch, best = saved["epoch"], saved["best"]
-        log(f"resumed after epoch {first_epoch}")
+    first_epoch, best = checkpoint.resume_epochs(model, optimizer, schedule, log)
     y_train = torch.tensor(_label_matrix(train_set, labels), dtype=torch.float32)
     gold = _label_matrix(validation, labels)
     loss_fn = torch.nn.BCEWithLogitsLoss()
@@ -175,12 +170,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
             batch = tokenizer([train_set[i].text for i in rows], truncation=True, max_length=config.max_length,
                               padding=True, return_tensors="pt")
             loss = loss_fn(model(batch["input_ids"], batch["attention_mask"]), y_train[rows])
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(encoder_params + head_params, 1.0)
-            optimizer.step()
-            schedule.step()
-            losses.append(loss.item())
+            losses.append(descend(loss, optimizer, schedule, encoder_params + head_params))
         model.eval()
         probabilities = classifier.probabilities([e.text for e in validation])
         classifier.thresholds = np.asarray(tune_thresholds(probabilities, gold))

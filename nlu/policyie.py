@@ -25,7 +25,7 @@ from assistant.models import Facts, Slot
 from nlu.bio import BIODecoder, LinearChainCRF
 from nlu.encoder import freeze_below, load_base_encoder, load_task_state, mean_pool, top_layer_prefixes, trained_state
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
-from nlu.training import Checkpoint, EncoderTrainConfig, length_bucketed_batches, optimizer_with_schedule
+from nlu.training import Checkpoint, EncoderTrainConfig, descend, length_bucketed_batches, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "policyie"
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "policyie"
@@ -249,12 +249,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     valid = load_split("valid")
     tagger = PolicyIETagger(model, tokenizer, type_i_tags, type_ii_tags)
     checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
-    first_epoch, best = 0, {"score": -1.0}
-    saved = checkpoint.load(optimizer, schedule)
-    if saved:
-        model.load_state_dict(saved["model"], strict=False)
-        first_epoch, best = saved["epoch"], saved["best"]
-        log(f"resumed after epoch {first_epoch}")
+    first_epoch, best = checkpoint.resume_epochs(model, optimizer, schedule, log)
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=-100)
     tag_loss_i, tag_loss_ii = (
         torch.nn.CrossEntropyLoss(ignore_index=-100, weight=torch.tensor(
@@ -279,12 +274,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
             else:
                 loss = (loss_fn(intent, y_intent) + tag_loss_i(type_i.flatten(0, 1), y_i.flatten())
                         + tag_loss_ii(type_ii.flatten(0, 1), y_ii.flatten()))
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(encoder_params + head_params, 1.0)
-            optimizer.step()
-            schedule.step()
-            losses.append(loss.item())
+            losses.append(descend(loss, optimizer, schedule, encoder_params + head_params))
         model.eval()
         scores = score(valid, tagger.tag([e.tokens for e in valid]))
         selection = scores["intent_f1"] + scores["type_i_f1"] + scores["type_ii_f1"]

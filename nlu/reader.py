@@ -24,7 +24,7 @@ import torch
 from nlu.encoder import freeze_below, load_base_encoder, load_task_state, top_layer_prefixes, trained_state
 from nlu.policyqa_data import QAExample
 from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
-from nlu.training import Checkpoint, EncoderTrainConfig, length_bucketed_batches, optimizer_with_schedule
+from nlu.training import Checkpoint, EncoderTrainConfig, descend, length_bucketed_batches, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "reader"
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "reader"
@@ -235,12 +235,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
         batch.pop("offset_mapping")
         start_logits, end_logits = model(**batch)
         loss = (loss_fn(start_logits, start_target) + loss_fn(end_logits, end_target)) / 2
-        optimizer.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(encoder_params + head_params, 1.0)
-        optimizer.step()
-        schedule.step()
-        losses.append(loss.item())
+        losses.append(descend(loss, optimizer, schedule, encoder_params + head_params))
         step += 1
         if step % config.checkpoint_every == 0 or step == total:
             trained = {f"bert.{k}": v for k, v in trained_state(bert, config.trainable_layers).items()}

@@ -42,6 +42,16 @@ def optimizer_with_schedule(
     return optimizer, schedule
 
 
+def descend(loss: torch.Tensor, optimizer: torch.optim.Optimizer, schedule, params: list[torch.nn.Parameter]) -> float:
+    """One optimisation step on `loss` (gradients clipped to norm 1); returns the loss value."""
+    optimizer.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(params, 1.0)
+    optimizer.step()
+    schedule.step()
+    return loss.item()
+
+
 class Checkpoint:
     """One resumable checkpoint file; a checkpoint written with other settings (`key`) is ignored."""
 
@@ -59,6 +69,16 @@ class Checkpoint:
         optimizer.load_state_dict(saved["optimizer"])
         schedule.load_state_dict(saved["schedule"])
         return saved["payload"]
+
+    def resume_epochs(self, model: torch.nn.Module, optimizer, schedule, log) -> tuple[int, dict]:
+        """For loops that checkpoint once per epoch: restore the model and return (epochs done, the
+        best epoch's record so far), or (0, no best yet) to start afresh."""
+        saved = self.load(optimizer, schedule)
+        if not saved:
+            return 0, {"score": -1.0}
+        model.load_state_dict(saved["model"], strict=False)
+        log(f"resumed after epoch {saved['epoch']}")
+        return saved["epoch"], saved["best"]
 
     def save(self, optimizer, schedule, **payload) -> None:
         """Write atomically (temporary file, then rename): a kill mid-save keeps the previous one."""

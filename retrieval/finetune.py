@@ -25,7 +25,7 @@ import numpy as np
 import torch
 
 from nlu.release import WEIGHTS_DIR, save_release
-from nlu.training import Checkpoint, optimizer_with_schedule
+from nlu.training import Checkpoint, descend, optimizer_with_schedule
 from retrieval.pairs import PairSet, RelevancePair, build_pairs
 
 RELEASE_DIR = WEIGHTS_DIR / "retriever"
@@ -129,12 +129,7 @@ def train(
         logits = config.scale * questions @ sentences.T
         logits = logits.masked_fill(_mask(rows, negatives, pair_set.relevant), float("-inf"))
         loss = torch.nn.functional.cross_entropy(logits, torch.arange(len(rows)))
-        optimizer.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        optimizer.step()
-        schedule.step()
-        losses.append(loss.item())
+        losses.append(descend(loss, optimizer, schedule, params))
         if (step + 1) % config.checkpoint_every == 0 or step + 1 == config.steps:
             trainable = {k: v for k, v in bert.state_dict().items() if any(k.startswith(p) for p in prefixes)}
             checkpoint.save(optimizer, schedule, step=step + 1, trainable=trainable)
