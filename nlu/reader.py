@@ -35,6 +35,10 @@ MAX_ANSWER_TOKENS = 64
 class TrainConfig(EncoderTrainConfig):
     trainable_layers: int = 6  # all six: top-3 for one epoch reached only 43.6 dev F1
     epochs: int = 2
+    # then one more epoch as a second, smaller warm-up/decay cycle (peak 0.3 × the rates): dev F1 56.1
+    # after two epochs; the restart leaves those two epochs' steps exactly as they were
+    restart_epochs: int = 1
+    restart_scale: float = 0.3
     checkpoint_every: int = 100
 
 
@@ -212,10 +216,11 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     examples = rebuild_train()[0][:limit]
     lengths = [len(e.question) + len(e.context) for e in examples]
     per_epoch = length_bucketed_batches(lengths, config.batch_size, config.seed)
-    total = len(per_epoch) * config.epochs
+    first_cycle = len(per_epoch) * config.epochs
+    total = first_cycle + len(per_epoch) * config.restart_epochs
     optimizer, schedule = optimizer_with_schedule(
         [(encoder_params, config.encoder_learning_rate), (head_params, config.head_learning_rate)],
-        total, round(0.06 * total))
+        total, round(0.06 * first_cycle), restart=(first_cycle, config.restart_scale) if config.restart_epochs else None)
     checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
     step = 0
     saved = checkpoint.load(optimizer, schedule)

@@ -32,14 +32,27 @@ def length_bucketed_batches(lengths: Sequence[int], batch_size: int, seed: int) 
 
 
 def optimizer_with_schedule(
-    groups: Sequence[tuple[list[torch.nn.Parameter], float]], total_steps: int, warmup_steps: int
+    groups: Sequence[tuple[list[torch.nn.Parameter], float]], total_steps: int, warmup_steps: int,
+    restart: tuple[int, float] | None = None,
 ) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
-    """AdamW over (parameters, learning rate) groups; linear warm-up, then linear decay to 0."""
+    """AdamW over (parameters, learning rate) groups; linear warm-up, then linear decay to 0.
+
+    `restart=(step, scale)` ends the first cycle at `step` and runs a second, smaller one (peak
+    `scale` × the rates, same warm-up share) up to `total_steps`: a warm restart that fine-tunes
+    further from the first cycle's end without changing any of its steps."""
     optimizer = torch.optim.AdamW([{"params": p, "lr": lr} for p, lr in groups if p], weight_decay=0.01)
-    warmup = max(1.0, float(warmup_steps))
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min(1.0, (s + 1) / warmup) * max(0.0, 1 - s / total_steps))
-    return optimizer, schedule
+    first = restart[0] if restart else total_steps
+
+    def cycle(step: int, length: int, warmup: float) -> float:
+        return min(1.0, (step + 1) / max(1.0, warmup)) * max(0.0, 1 - step / length)
+
+    def rate(step: int) -> float:
+        if restart is None or step < first:
+            return cycle(step, first, warmup_steps)
+        second = total_steps - first
+        return restart[1] * cycle(step - first, second, warmup_steps * second / first)
+
+    return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, rate)
 
 
 def descend(loss: torch.Tensor, optimizer: torch.optim.Optimizer, schedule, params: list[torch.nn.Parameter]) -> float:
