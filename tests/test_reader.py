@@ -81,13 +81,13 @@ def test_answer_span_is_inside_the_best_evidence_sentence(amazon):
 def test_training_resumes_from_its_checkpoint(tmp_path):
     from nlu.reader import train
 
-    config = TrainConfig(trainable_layers=1, epochs=1, checkpoint_every=1)
+    config = TrainConfig(trainable_layers=1, epochs=1, restart_epochs=1, checkpoint_every=1)
     first: list[str] = []
     train(config, checkpoint_dir=tmp_path, log=first.append, limit=32)
-    assert first[-1].startswith("step 2/2")
+    assert first[-1].startswith("step 4/4")  # 2 batches: one epoch, then one in the restart cycle
     again: list[str] = []
     train(config, checkpoint_dir=tmp_path, log=again.append, limit=32)
-    assert again == ["resumed at step 2"]  # nothing left to train
+    assert again == ["resumed at step 4"]  # nothing left to train
     other: list[str] = []
     train(TrainConfig(trainable_layers=1, epochs=1, checkpoint_every=1, seed=14), checkpoint_dir=tmp_path,
           log=other.append, limit=32)

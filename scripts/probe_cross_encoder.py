@@ -1,0 +1,173 @@
+"""Probe: does an in-domain cross-encoder help evidence selection on the PrivacyQA dev file?
+
+Fine-tunes a cross-encoder (all-MiniLM-L6-v2, top 3 layers, a linear head over the mean-pooled
+tokens) on the PolicyQA pairs rebuilt from OPP-115 (`retrieval.pairs`): each question with its
+answering sentence and 3 sentences of the same policy that do not answer it (2 hard ones, from the
+fine-tuned retriever's top 30, and 1 at random), softmax over the 4. Then scores every (question,
+sentence) pair of `privacyqa_lb_dev.json` and compares, with the engine's default selection
+settings (`Settings`, evidence cap 15): the shipped retriever alone, the cross-encoder alone, and
+the retriever's relevance logit plus `w` × the cross-encoder's logit. Nothing is shipped; the
+numbers go to docs/results.md. One CPU core: about 2 s per step, plus a few minutes of scoring.
+
+    .venv/bin/python scripts/probe_cross_encoder.py [--steps 500]
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import math
+import random
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from assistant.config import Settings
+from assistant.corpora import corpus_dir
+from assistant.engine import Assistant
+from assistant.evaluation.metrics import mean_score, question_score
+from assistant.evaluation.privacyqa import DEFAULT_MAX_EVIDENCE, load_privacyqa
+from assistant.selection import NO_MATCH_LOGIT, selection_logits
+from assistant.sentences import policy_from_sentences
+from nlu.encoder import freeze_below, load_base_encoder, mean_pool
+from nlu.policyqa_data import rebuild_train
+from nlu.training import descend, optimizer_with_schedule
+from retrieval.embedder import Embedder
+from retrieval.pairs import build_pairs
+
+QUESTIONS_PER_STEP, LIST_SIZE, MAX_LENGTH = 8, 4, 96
+
+
+class CrossEncoder(torch.nn.Module):
+    def __init__(self, bert) -> None:
+        super().__init__()
+        self.bert = bert
+        self.head = torch.nn.Linear(bert.config.hidden_size, 1)
+
+    def forward(self, **batch) -> torch.Tensor:
+        states = self.bert(**batch).last_hidden_state
+        return self.head(mean_pool(states, batch["attention_mask"])).squeeze(-1)
+
+
+def train(steps: int, seed: int = 13) -> tuple[CrossEncoder, object]:
+    torch.manual_seed(seed)
+    bert, tokenizer = load_base_encoder()
+    model = CrossEncoder(bert)
+    encoder_params, head_params = freeze_below(bert, 3), list(model.head.parameters())
+    pairs = build_pairs(rebuild_train()[0])
+    embedder = Embedder()
+    queries = sorted({(p.policy, p.triple, p.question) for p in pairs.pairs})
+    sentence_vectors = {policy: embedder.encode(texts) for policy, texts in pairs.sentences.items()}
+    hard = {}
+    for query, vector in zip(queries, embedder.encode([q[2] for q in queries])):
+        texts, relevant = pairs.sentences[query[0]], pairs.relevant[query[:2]]
+        ranked = np.argsort(-(sentence_vectors[query[0]] @ vector))[:30]
+        hard[query] = [texts[i] for i in ranked if texts[i] not in relevant]
+    optimizer, schedule = optimizer_with_schedule([(encoder_params, 1e-4), (head_params, 1e-3)], steps, 60)
+    rng = random.Random(seed)
+    order = list(range(len(pairs.pairs)))
+    rng.shuffle(order)
+    model.train()
+    started, losses = time.perf_counter(), []
+    for step in range(steps):
+        questions, sentences = [], []
+        for j in range(QUESTIONS_PER_STEP):
+            pair = pairs.pairs[order[(step * QUESTIONS_PER_STEP + j) % len(order)]]
+            relevant = pairs.relevant[(pair.policy, pair.triple)]
+            pool = hard[(pair.policy, pair.triple, pair.question)]
+            negatives = rng.sample(pool, min(2, len(pool)))
+            others = [s for s in pairs.sentences[pair.policy] if s not in relevant]
+            while len(negatives) < LIST_SIZE - 1:
+                negatives.append(rng.choice(others))
+            questions += [pair.question] * LIST_SIZE
+            sentences += [pair.positive] + negatives
+        batch = tokenizer(questions, sentences, truncation="only_second", max_length=MAX_LENGTH, padding=True,
+                          return_tensors="pt")
+        logits = model(**batch).view(QUESTIONS_PER_STEP, LIST_SIZE)
+        loss = torch.nn.functional.cross_entropy(logits, torch.zeros(QUESTIONS_PER_STEP, dtype=torch.long))
+        losses.append(descend(loss, optimizer, schedule, encoder_params + head_params))
+        if (step + 1) % 100 == 0:
+            rate = (time.perf_counter() - started) / (step + 1)
+            print(f"step {step + 1}/{steps} loss {np.mean(losses[-100:]):.3f} ({rate:.2f} s/step)", flush=True)
+    return model.eval(), tokenizer
+
+
+def dev_rows(dataset) -> list[tuple]:
+    """(question, refusal reason, relevance logits, on-topic flags) per question, as tune_selection.py."""
+    rows = []
+    with tempfile.TemporaryDirectory() as home:
+        settings = dataclasses.replace(Settings.from_env(), home=Path(home), category_bonus=0.0, context_weight=0.0,
+                                       candidates=1_000_000)
+        assistant = Assistant(settings)
+        for name, sentences in dataset.policies.items():
+            digest = hashlib.sha256("\n".join(sentences).encode()).hexdigest()
+            assistant.store_policy(policy_from_sentences(sentences), name, "probe", digest)
+        for question in dataset.questions:
+            ranking = assistant.rank_evidence(question.question, policy=question.policy_id)
+            n = len(dataset.policies[question.policy_id])
+            relevance, on_topic = np.full(n, NO_MATCH_LOGIT), np.zeros(n)
+            for r in ranking.ranked:
+                p = min(max(r.relevance, 1e-12), 1 - 1e-12)
+                relevance[r.sentence.ordinal - 1] = math.log(p / (1 - p))
+                on_topic[r.sentence.ordinal - 1] = r.on_topic
+            rows.append((question, ranking.reason, relevance, on_topic))
+    return rows
+
+
+@torch.inference_mode()
+def cross_scores(model: CrossEncoder, tokenizer, question: str, sentences: list[str]) -> np.ndarray:
+    scores = np.zeros(len(sentences))
+    order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
+    for first in range(0, len(order), 64):
+        rows = order[first : first + 64]
+        batch = tokenizer([question] * len(rows), [sentences[i] for i in rows], truncation="only_second",
+                          max_length=MAX_LENGTH, padding=True, return_tensors="pt")
+        scores[rows] = model(**batch).numpy()
+    return scores
+
+
+def select(relevance, on_topic, reason, settings: Settings) -> frozenset[int]:
+    """The engine's selection (answer first, then by selection score above the evidence threshold)."""
+    if reason is not None or 1 / (1 + math.exp(-relevance.max())) < settings.silence_threshold:
+        return frozenset()
+    scores = selection_logits(relevance, on_topic, settings.category_bonus, settings.context_weight)
+    order = [int(i) for i in np.argsort(-scores, kind="stable")[: settings.candidates] if relevance[i] > NO_MATCH_LOGIT]
+    if not order:
+        return frozenset()
+    first = max(order, key=lambda i: relevance[i] + settings.category_bonus * on_topic[i])
+    rest = [i for i in order if i != first][: DEFAULT_MAX_EVIDENCE - 1]
+    return frozenset([first] + [i for i in rest if 1 / (1 + math.exp(-scores[i])) >= settings.evidence_threshold])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--steps", type=int, default=500)
+    steps = parser.parse_args().steps
+    dataset = load_privacyqa(corpus_dir("privacyqa") / "privacyqa_lb_dev.json")
+    model, tokenizer = train(steps)
+    rows = dev_rows(dataset)
+    cross = [cross_scores(model, tokenizer, q.question, dataset.policies[q.policy_id]) for q, *_ in rows]
+    for name, key in (("retriever", lambda z, c: z), ("cross-encoder", lambda z, c: c)):
+        recall, first = [], []
+        for (question, _, relevance, _), scores in zip(rows, cross):
+            reference = question.references[0]
+            if reference:
+                ranked = [int(i) for i in np.argsort(-key(relevance, scores))]
+                recall.append(len(set(ranked[:10]) & reference) / len(reference))
+                first.append(ranked[0] in reference)
+        print(f"{name} alone: recall@10 {100 * np.mean(recall):.1f}, precision@1 {100 * np.mean(first):.1f}")
+    settings = Settings.from_env()
+    for weight in (0.0, 0.1, 0.2, 0.3, 0.5):
+        predictions = [select(np.where(relevance > NO_MATCH_LOGIT, relevance + weight * scores, NO_MATCH_LOGIT),
+                              on_topic, reason, settings)
+                       for (_, reason, relevance, on_topic), scores in zip(rows, cross)]
+        score = mean_score(question_score(p, row[0].references) for p, row in zip(predictions, rows))
+        print(f"relevance + {weight:g} x cross-encoder: P {100 * score.precision:.1f} R {100 * score.recall:.1f} "
+              f"F1 {100 * score.f1:.1f}")
+
+
+if __name__ == "__main__":
+    main()
