@@ -14,24 +14,19 @@ numbers go to docs/results.md. One CPU core: about 2 s per step, plus a few minu
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import hashlib
 import math
 import random
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 import torch
+from tune_selection import dev_rows  # scripts/ is on sys.path when this script runs
 
 from assistant.config import Settings
 from assistant.corpora import corpus_dir
-from assistant.engine import Assistant
 from assistant.evaluation.metrics import mean_score, question_score
 from assistant.evaluation.privacyqa import DEFAULT_MAX_EVIDENCE, load_privacyqa
 from assistant.selection import NO_MATCH_LOGIT, selection_logits
-from assistant.sentences import policy_from_sentences
 from nlu.encoder import freeze_below, load_base_encoder, mean_pool
 from nlu.policyqa_data import rebuild_train
 from nlu.training import descend, optimizer_with_schedule
@@ -93,28 +88,6 @@ def train(steps: int, seed: int = 13) -> tuple[CrossEncoder, object]:
             rate = (time.perf_counter() - started) / (step + 1)
             print(f"step {step + 1}/{steps} loss {np.mean(losses[-100:]):.3f} ({rate:.2f} s/step)", flush=True)
     return model.eval(), tokenizer
-
-
-def dev_rows(dataset) -> list[tuple]:
-    """(question, refusal reason, relevance logits, on-topic flags) per question, as tune_selection.py."""
-    rows = []
-    with tempfile.TemporaryDirectory() as home:
-        settings = dataclasses.replace(Settings.from_env(), home=Path(home), category_bonus=0.0, context_weight=0.0,
-                                       candidates=1_000_000)
-        assistant = Assistant(settings)
-        for name, sentences in dataset.policies.items():
-            digest = hashlib.sha256("\n".join(sentences).encode()).hexdigest()
-            assistant.store_policy(policy_from_sentences(sentences), name, "probe", digest)
-        for question in dataset.questions:
-            ranking = assistant.rank_evidence(question.question, policy=question.policy_id)
-            n = len(dataset.policies[question.policy_id])
-            relevance, on_topic = np.full(n, NO_MATCH_LOGIT), np.zeros(n)
-            for r in ranking.ranked:
-                p = min(max(r.relevance, 1e-12), 1 - 1e-12)
-                relevance[r.sentence.ordinal - 1] = math.log(p / (1 - p))
-                on_topic[r.sentence.ordinal - 1] = r.on_topic
-            rows.append((question, ranking.reason, relevance, on_topic))
-    return rows
 
 
 @torch.inference_mode()

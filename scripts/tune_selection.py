@@ -44,22 +44,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25, help="how many of the best settings to print")
     arguments = parser.parse_args()
     dataset = load_privacyqa(arguments.data)
-    rows = []
-    with tempfile.TemporaryDirectory() as home:
-        settings = dataclasses.replace(Settings.from_env(), home=Path(home), category_bonus=0.0, context_weight=0.0,
-                                       candidates=1_000_000)
-        assistant = Assistant(settings)
-        for name, sentences in dataset.policies.items():
-            digest = hashlib.sha256("\n".join(sentences).encode()).hexdigest()
-            assistant.store_policy(policy_from_sentences(sentences), name, "tune", digest)
-        for question in dataset.questions:
-            ranking = assistant.rank_evidence(question.question, policy=question.policy_id)
-            n = len(dataset.policies[question.policy_id])
-            relevance, on_topic = np.full(n, NO_MATCH_LOGIT), np.zeros(n)
-            for r in ranking.ranked:
-                relevance[r.sentence.ordinal - 1] = _logit(r.relevance)
-                on_topic[r.sentence.ordinal - 1] = r.on_topic
-            rows.append((question, ranking.reason, relevance, on_topic))
+    rows = dev_rows(dataset)
     results = []
     for bonus, weight in itertools.product(BONUSES, CONTEXT_WEIGHTS):
         scored = [(question, reason, relevance, on_topic,
@@ -92,6 +77,28 @@ def main() -> None:
             f"{100 * v:.1f}" for v in (score.precision, score.recall, score.f1, answerability.f1,
                                        answerability.accuracy)))
     Console().print(table)
+
+
+def dev_rows(dataset) -> list[tuple]:
+    """(question, refusal reason, relevance logits, on-topic flags) per question: every sentence scored
+    once by `Assistant.rank_evidence` with no bonus and no context share."""
+    rows = []
+    with tempfile.TemporaryDirectory() as home:
+        settings = dataclasses.replace(Settings.from_env(), home=Path(home), category_bonus=0.0, context_weight=0.0,
+                                       candidates=1_000_000)
+        assistant = Assistant(settings)
+        for name, sentences in dataset.policies.items():
+            digest = hashlib.sha256("\n".join(sentences).encode()).hexdigest()
+            assistant.store_policy(policy_from_sentences(sentences), name, "tune", digest)
+        for question in dataset.questions:
+            ranking = assistant.rank_evidence(question.question, policy=question.policy_id)
+            n = len(dataset.policies[question.policy_id])
+            relevance, on_topic = np.full(n, NO_MATCH_LOGIT), np.zeros(n)
+            for r in ranking.ranked:
+                relevance[r.sentence.ordinal - 1] = _logit(r.relevance)
+                on_topic[r.sentence.ordinal - 1] = r.on_topic
+            rows.append((question, ranking.reason, relevance, on_topic))
+    return rows
 
 
 def _sigmoid(x):
