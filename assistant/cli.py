@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from assistant.config import Settings
+from assistant.config import DEFAULT_MAX_EVIDENCE, Settings
 from assistant.errors import AssistantError
 from assistant.render import print_error, render_answer, render_label, render_policies
 
@@ -171,7 +171,7 @@ def eval_privacyqa(
     limit: Annotated[Optional[int], typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
     max_evidence: Annotated[
         int, typer.Option(min=1, max=50, help="top_k passed to ask (the cap on selected sentences).")
-    ] = 15,
+    ] = DEFAULT_MAX_EVIDENCE,
 ) -> None:
     """Sentence-level precision / recall / F1 on PrivacyQA, with answerability and baselines."""
     from assistant.evaluation.privacyqa import render_report, run_privacyqa

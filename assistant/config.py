@@ -18,26 +18,34 @@ MAX_QUESTION_CHARS = 1000
 # scripts/tune_selection.py (docs/results.md).
 DEFAULT_SILENCE_THRESHOLD = 0.05
 
-# Evidence beyond the best sentence is kept only when its score (the selection probability: with
-# the category bonus and the neighbours' share, see assistant/selection.py) reaches this value (at
-# most --top sentences), so the evidence set has a variable size. Tuned with
+# Evidence beyond the answer sentence is kept while its selection logit (relevance, topic score and
+# the neighbours' share, see assistant/selection.py) comes within this margin of the answer's (at
+# most --top sentences), so the evidence set's size follows the scores. Tuned with
 # scripts/tune_selection.py.
-DEFAULT_EVIDENCE_THRESHOLD = 0.001
+DEFAULT_EVIDENCE_MARGIN = 5.0
+# The cap on evidence sentences when the whole evidence set is wanted (`assistant eval privacyqa`;
+# `ask` shows --top, 3 by default). Tuned with the margin.
+DEFAULT_MAX_EVIDENCE = 20
 
 # Question categories (OPP-115) predicted with at least this probability steer retrieval: a policy
 # with no sentence of those categories is `policy_silent`, and candidate sentences tagged with one
-# of them get `category_bonus` added to their relevance logit. Tuned on the PrivacyQA dev file.
+# of them may get `category_bonus` added to their relevance logit (0: the softer match below does
+# better on the PrivacyQA dev file).
 DEFAULT_CATEGORY_CONFIDENCE = 0.9
-DEFAULT_CATEGORY_BONUS = 1.0
+DEFAULT_CATEGORY_BONUS = 0.0
 # ...but a sentence whose relevance probability (without the bonus) reaches this value answers the
 # question even when the practice tagger gave it none of the question's categories: the tagger was
 # trained on OPP-115 paragraphs and misses some single sentences ("We keep your purchase history
 # for seven years.").
 DEFAULT_CATEGORY_OVERRIDE = 0.5
+# Every sentence's logit gets this weight × its practice match: the practice tagger's probabilities
+# for the categories the question asks about, weighted by the question classifier's probabilities
+# (assistant/selection.py). Tuned on the PrivacyQA dev file.
+DEFAULT_PRACTICE_MATCH_WEIGHT = 6.0
 
 # A sentence's selection logit adds this share of the mean of its two neighbours' logits (answers
 # are passages; assistant/selection.py). Tuned on the PrivacyQA dev file.
-DEFAULT_CONTEXT_WEIGHT = 0.5
+DEFAULT_CONTEXT_WEIGHT = 0.7
 
 # How many of the best-scored sentences are ranked, and how many of the best of them the MS MARCO
 # cross-encoder re-scores (0: none, the fine-tuned retriever's calibrated score ranks them: it
@@ -52,9 +60,10 @@ class Settings:
     home: Path
     max_bytes: int = DEFAULT_MAX_BYTES
     silence_threshold: float = DEFAULT_SILENCE_THRESHOLD
-    evidence_threshold: float = DEFAULT_EVIDENCE_THRESHOLD
+    evidence_margin: float = DEFAULT_EVIDENCE_MARGIN
     category_confidence: float = DEFAULT_CATEGORY_CONFIDENCE
     category_bonus: float = DEFAULT_CATEGORY_BONUS
+    practice_match_weight: float = DEFAULT_PRACTICE_MATCH_WEIGHT
     category_override: float = DEFAULT_CATEGORY_OVERRIDE
     context_weight: float = DEFAULT_CONTEXT_WEIGHT
     candidates: int = DEFAULT_CANDIDATES
@@ -71,7 +80,8 @@ class Settings:
     @classmethod
     def from_env(cls) -> "Settings":
         """`ASSISTANT_HOME`, `ASSISTANT_MAX_BYTES`, `ASSISTANT_SILENCE_THRESHOLD`,
-        `ASSISTANT_EVIDENCE_THRESHOLD`, `ASSISTANT_CATEGORY_CONFIDENCE`, `ASSISTANT_CATEGORY_BONUS`,
+        `ASSISTANT_EVIDENCE_MARGIN`, `ASSISTANT_CATEGORY_CONFIDENCE`, `ASSISTANT_CATEGORY_BONUS`,
+        `ASSISTANT_PRACTICE_MATCH_WEIGHT`,
         `ASSISTANT_CATEGORY_OVERRIDE`, `ASSISTANT_CONTEXT_WEIGHT`, `ASSISTANT_CANDIDATES` and
         `ASSISTANT_RERANK_TOP` override the defaults."""
         home = Path(os.environ.get("ASSISTANT_HOME") or user_data_dir("privacy-assistant", appauthor=False))
@@ -79,9 +89,10 @@ class Settings:
             home=home.expanduser(),
             max_bytes=_env_int("ASSISTANT_MAX_BYTES", DEFAULT_MAX_BYTES),
             silence_threshold=_env_float("ASSISTANT_SILENCE_THRESHOLD", DEFAULT_SILENCE_THRESHOLD),
-            evidence_threshold=_env_float("ASSISTANT_EVIDENCE_THRESHOLD", DEFAULT_EVIDENCE_THRESHOLD),
+            evidence_margin=_env_float("ASSISTANT_EVIDENCE_MARGIN", DEFAULT_EVIDENCE_MARGIN),
             category_confidence=_env_float("ASSISTANT_CATEGORY_CONFIDENCE", DEFAULT_CATEGORY_CONFIDENCE),
             category_bonus=_env_float("ASSISTANT_CATEGORY_BONUS", DEFAULT_CATEGORY_BONUS),
+            practice_match_weight=_env_float("ASSISTANT_PRACTICE_MATCH_WEIGHT", DEFAULT_PRACTICE_MATCH_WEIGHT),
             category_override=_env_float("ASSISTANT_CATEGORY_OVERRIDE", DEFAULT_CATEGORY_OVERRIDE),
             context_weight=_env_float("ASSISTANT_CONTEXT_WEIGHT", DEFAULT_CONTEXT_WEIGHT),
             candidates=_env_int("ASSISTANT_CANDIDATES", DEFAULT_CANDIDATES),

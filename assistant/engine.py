@@ -16,7 +16,7 @@ from assistant.errors import InputFileError, InvalidQuestionError, UnknownPolicy
 from assistant.facts import PrivacyLabel, build_label
 from assistant.models import Answer, AnswerSpan, Evidence, EvidenceFacts, ParsedPolicy, PolicyVersion, Sentence
 from assistant.parsing import load_document
-from assistant.selection import NO_MATCH_LOGIT, selection_logits
+from assistant.selection import NO_MATCH_LOGIT, practice_match, selection_logits, topic_scores, within_margin
 from assistant.sentences import build_policy
 from assistant.store import PolicySummary, Store
 from nlu.categories import PracticeClassifier
@@ -35,7 +35,7 @@ ProgressCallback = Callable[[str, int, int], None]
 POLICY_SILENT = "policy_silent"
 # What ingest computes for every sentence. Stored with each version: identical content ingested
 # by an older pipeline (e.g. before sentences were tagged with practices) becomes a new version.
-INGEST_PIPELINE = (f"{EMBEDDER_NAME}; OPP-115 practice tagger v2 (fine-tuned); retriever fine-tuned on PolicyQA v1; "
+INGEST_PIPELINE = (f"{EMBEDDER_NAME}; OPP-115 practice tagger v2 (fine-tuned, scores kept); retriever fine-tuned on PolicyQA v1; "
                    "PolicyIE v3 (CRF)")
 MAX_NAME_CHARS = 100
 
@@ -46,8 +46,10 @@ class ScoredSentence:
 
     sentence: Sentence
     relevance: float  # the scorer's probability alone: does this sentence answer the question?
-    score: float  # selection probability (category bonus, neighbours' share): ranks and selects evidence
-    on_topic: bool = False  # tagged with one of the question's practice categories (got the bonus)
+    score: float  # selection probability (topic score, neighbours' share): ranks and selects evidence
+    selection_logit: float  # the same as a logit: the evidence margin is measured on it
+    on_topic: bool = False  # tagged with one of the question's confident practice categories
+    practice_match: float = 0.0  # how well its practices match the question's (assistant.selection)
 
 
 @dataclass(frozen=True)
@@ -159,13 +161,16 @@ class Assistant:
         vectors = self.retriever.encode(texts, on_batch=on_batch)
         if progress:
             progress("tagging practices", 0, len(texts))
-        categories = self.practice_classifier.predict(texts)
+        practices = self.practice_classifier.probabilities(texts)
+        categories = self.practice_classifier.decide(practices)
+        labels = self.practice_classifier.labels
         if progress:
             progress("reading facts", 0, len(texts))
         facts = self.policyie.facts(texts)
         tagged = [
-            dataclasses.replace(s, categories=tuple(c), facts=f)
-            for s, c, f in zip(policy.sentences, categories, facts, strict=True)
+            dataclasses.replace(s, categories=tuple(c), facts=f,
+                                practice_scores={label: round(float(v), 4) for label, v in zip(labels, p)})
+            for s, c, f, p in zip(policy.sentences, categories, facts, practices, strict=True)
         ]
         policy = dataclasses.replace(policy, sentences=tagged)
         return self.store.add_version(name, source, sha256, policy, SentenceIndex.build(vectors), INGEST_PIPELINE)
@@ -196,18 +201,18 @@ class Assistant:
     def ask(self, question: str, policy: str, version: int | None = None, top_k: int = 3) -> Answer:
         """Answer `question` from the policy's sentences (see `rank_evidence`, then select).
 
-        The answer is the sentence that matches best on its own (relevance and category bonus);
-        the evidence adds further sentences, best selection score first, whose score
-        reaches `evidence_threshold` (at most `top_k`). The policy is silent when no candidate's
+        The answer is the sentence that matches best on its own (relevance and topic score); the
+        evidence adds further sentences, best selection score first, whose selection logit comes
+        within `evidence_margin` of the answer's (at most `top_k` in all). The policy is silent when no candidate's
         relevance probability alone reaches `silence_threshold`. The span reader marks the short
         answer inside the best sentence (`span`; None when it finds none there).
         """
         ranking = self.rank_evidence(question, policy, version)
         best = max((r.relevance for r in ranking.ranked), default=0.0)
         reason = ranking.reason or (None if best >= self.settings.silence_threshold else POLICY_SILENT)
-        selected = ranking.ranked[:1] + [
-            r for r in ranking.ranked[1 : max(top_k, 1)] if r.score >= self.settings.evidence_threshold
-        ]
+        positions = within_margin([r.selection_logit for r in ranking.ranked], self.settings.evidence_margin,
+                                  max(top_k, 1))
+        selected = [ranking.ranked[i] for i in positions]
         evidence = [
             Evidence(r.sentence.ordinal, r.sentence.section, r.sentence.text, _round(r.score)) for r in selected
         ]
@@ -251,9 +256,10 @@ class Assistant:
         3. If the question is confidently about practice categories of which the policy has no
            sentence at all, the policy is silent — unless a sentence matches the question strongly
            anyway (relevance ≥ `category_override`: the practice tagger missed it).
-        4. Sentences tagged with the question's categories get `category_bonus` added to their logit,
-           and every sentence a share of its neighbours' (`assistant.selection`); the best
-           `candidates` by that score are ranked, the one that matches best on its own first.
+        4. Every sentence's logit gets its topic score (`practice_match_weight` × how well its
+           practices match the question's, plus `category_bonus` when tagged with one of the
+           question's confident categories) and a share of its neighbours' (`assistant.selection`);
+           the best `candidates` by that score are ranked, the one that matches best on its own first.
         """
         question = _validate_question(question)
         stored = self.store.get_version(policy, version)
@@ -269,22 +275,24 @@ class Assistant:
             # e.g. a retention question against a policy with no retention sentence at all
             return EvidenceRanking(question, stored, POLICY_SILENT, 0.0, [])
         on_topic = np.array([bool(focus & set(s.categories)) for s in sentences], dtype=np.float32)
-        scores = selection_logits(relevance, on_topic, self.settings.category_bonus, self.settings.context_weight)
+        match = practice_match(analysis.category_probabilities, [s.practice_scores for s in sentences])
+        topic = topic_scores(on_topic, match, self.settings.category_bonus, self.settings.practice_match_weight)
+        scores = selection_logits(relevance, topic, self.settings.context_weight)
         order = [int(i) for i in np.argsort(-scores, kind="stable")[: self.settings.candidates]
                  if relevance[i] > NO_MATCH_LOGIT]
         if self.settings.rerank_top > 0:
             order = order[: self.settings.rerank_top]
             relevance = relevance.copy()
             relevance[order] = self.reranker.score(question, [sentences[i].text for i in order])
-            scores = relevance + self.settings.category_bonus * on_topic
+            scores = relevance + topic
             order.sort(key=lambda i: -scores[i])
         # The answer is the sentence that matches best on its own; the neighbours' share ranks the rest.
         if order:
-            own = relevance + self.settings.category_bonus * on_topic
+            own = relevance + topic
             first = max(order, key=lambda i: own[i])
             order = [first] + [i for i in order if i != first]
         ranked = [ScoredSentence(sentences[i], float(sigmoid(relevance[i])), float(sigmoid(scores[i])),
-                                 bool(on_topic[i])) for i in order]
+                                 float(scores[i]), bool(on_topic[i]), float(match[i])) for i in order]
         return EvidenceRanking(question, stored, None, 0.0, ranked)
 
     def _covered_categories(self, stored: PolicyVersion) -> set[str]:

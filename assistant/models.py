@@ -58,6 +58,8 @@ class Sentence:
     section: str  # section path joined with " > " ("" when the sentence is above any heading)
     categories: tuple[str, ...] = ()  # OPP-115 practice categories predicted at ingest
     facts: Facts | None = None  # PolicyIE intent and slots predicted at ingest
+    # the practice tagger's probability for each OPP-115 category ({} for versions ingested before)
+    practice_scores: dict[str, float] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS sentences (
     text TEXT NOT NULL,
     categories TEXT NOT NULL DEFAULT '[]',  -- JSON list of OPP-115 practice categories
     facts TEXT,  -- JSON {"intent", "slots"} from the PolicyIE model (NULL: not read)
+    practice_scores TEXT NOT NULL DEFAULT '{}',  -- JSON {category: probability} from the practice tagger
     PRIMARY KEY (version_id, ordinal)
 );
 """
@@ -98,6 +99,8 @@ class Store:
             self.db.execute("ALTER TABLE sentences ADD COLUMN categories TEXT NOT NULL DEFAULT '[]'")
         if "facts" not in columns:
             self.db.execute("ALTER TABLE sentences ADD COLUMN facts TEXT")
+        if "practice_scores" not in columns:
+            self.db.execute("ALTER TABLE sentences ADD COLUMN practice_scores TEXT NOT NULL DEFAULT '{}'")
 
     def close(self) -> None:
         self.db.close()
@@ -161,13 +164,14 @@ class Store:
 
     def sentences(self, version_id: int) -> list[Sentence]:
         rows = self.db.execute(
-            "SELECT ordinal, text, start, end, section, categories, facts FROM sentences "
+            "SELECT ordinal, text, start, end, section, categories, facts, practice_scores FROM sentences "
             "WHERE version_id = ? ORDER BY ordinal",
             (version_id,),
         )
         return [
             Sentence(*row[:5], categories=tuple(json.loads(row[5])),
-                     facts=Facts.from_dict(json.loads(row[6])) if row[6] else None)
+                     facts=Facts.from_dict(json.loads(row[6])) if row[6] else None,
+                     practice_scores=json.loads(row[7]))
             for row in rows
         ]
 
@@ -219,10 +223,10 @@ class Store:
                     [(version_id, i, path) for i, path in enumerate(policy.sections, start=1)],
                 )
                 db.executemany(
-                    "INSERT INTO sentences (version_id, ordinal, section, start, end, text, categories, facts) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO sentences (version_id, ordinal, section, start, end, text, categories, facts, "
+                    "practice_scores) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(version_id, s.ordinal, s.section, s.start, s.end, s.text, json.dumps(list(s.categories)),
-                      json.dumps(s.facts.to_dict()) if s.facts else None)
+                      json.dumps(s.facts.to_dict()) if s.facts else None, json.dumps(s.practice_scores))
                      for s in policy.sentences],
                 )
         except BaseException:

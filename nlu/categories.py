@@ -107,8 +107,11 @@ class PracticeClassifier:
 
     def predict(self, texts: Sequence[str]) -> list[list[str]]:
         """The categories above their thresholds, for each text."""
-        decisions = self.probabilities(texts) >= self.thresholds
-        return [[label for label, on in zip(self.labels, row) if on] for row in decisions]
+        return self.decide(self.probabilities(texts))
+
+    def decide(self, probabilities: np.ndarray) -> list[list[str]]:
+        """The categories above their thresholds, for each row of `probabilities()`."""
+        return [[label for label, on in zip(self.labels, row) if on] for row in probabilities >= self.thresholds]
 
 
 def scores(gold: list[frozenset[str]], predicted: list[list[str]], labels: list[str]) -> dict[str, float]:

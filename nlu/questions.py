@@ -24,6 +24,7 @@ class QuestionAnalysis:
     label_probability: float
     answerable_probability: float
     categories: dict[str, float]  # OPP-115 category -> probability, for categories above threshold
+    category_probabilities: dict[str, float]  # every category the classifier knows -> probability
 
 
 class QuestionClassifier:
@@ -56,6 +57,7 @@ class QuestionClassifier:
             answerable_probability=answerable_p,
             categories={c: round(float(p), 4) for c, p, t in
                         zip(self.categories, category_probs, self.category_thresholds) if p >= t},
+            category_probabilities={c: float(p) for c, p in zip(self.categories, category_probs)},
         )
 
 

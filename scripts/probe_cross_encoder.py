@@ -14,19 +14,19 @@ numbers go to docs/results.md. One CPU core: about 2 s per step, plus a few minu
 from __future__ import annotations
 
 import argparse
-import math
+import dataclasses
 import random
 import time
 
 import numpy as np
 import torch
-from tune_selection import dev_rows  # scripts/ is on sys.path when this script runs
+from tune_selection import dev_rows, select  # scripts/ is on sys.path when this script runs
 
-from assistant.config import Settings
+from assistant.config import DEFAULT_MAX_EVIDENCE, Settings
 from assistant.corpora import corpus_dir
 from assistant.evaluation.metrics import mean_score, question_score
-from assistant.evaluation.privacyqa import DEFAULT_MAX_EVIDENCE, load_privacyqa
-from assistant.selection import NO_MATCH_LOGIT, selection_logits
+from assistant.evaluation.privacyqa import load_privacyqa
+from assistant.selection import NO_MATCH_LOGIT, topic_scores
 from nlu.encoder import freeze_below, load_base_encoder, mean_pool
 from nlu.policyqa_data import rebuild_train
 from nlu.training import descend, optimizer_with_schedule
@@ -102,19 +102,6 @@ def cross_scores(model: CrossEncoder, tokenizer, question: str, sentences: list[
     return scores
 
 
-def select(relevance, on_topic, reason, settings: Settings) -> frozenset[int]:
-    """The engine's selection (answer first, then by selection score above the evidence threshold)."""
-    if reason is not None or 1 / (1 + math.exp(-relevance.max())) < settings.silence_threshold:
-        return frozenset()
-    scores = selection_logits(relevance, on_topic, settings.category_bonus, settings.context_weight)
-    order = [int(i) for i in np.argsort(-scores, kind="stable")[: settings.candidates] if relevance[i] > NO_MATCH_LOGIT]
-    if not order:
-        return frozenset()
-    first = max(order, key=lambda i: relevance[i] + settings.category_bonus * on_topic[i])
-    rest = [i for i in order if i != first][: DEFAULT_MAX_EVIDENCE - 1]
-    return frozenset([first] + [i for i in rest if 1 / (1 + math.exp(-scores[i])) >= settings.evidence_threshold])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=500)
@@ -125,19 +112,22 @@ def main() -> None:
     cross = [cross_scores(model, tokenizer, q.question, dataset.policies[q.policy_id]) for q, *_ in rows]
     for name, key in (("retriever", lambda z, c: z), ("cross-encoder", lambda z, c: c)):
         recall, first = [], []
-        for (question, _, relevance, _), scores in zip(rows, cross):
-            reference = question.references[0]
+        for row, scores in zip(rows, cross):
+            reference = row.question.references[0]
             if reference:
-                ranked = [int(i) for i in np.argsort(-key(relevance, scores))]
+                ranked = [int(i) for i in np.argsort(-key(row.relevance, scores))]
                 recall.append(len(set(ranked[:10]) & reference) / len(reference))
                 first.append(ranked[0] in reference)
         print(f"{name} alone: recall@10 {100 * np.mean(recall):.1f}, precision@1 {100 * np.mean(first):.1f}")
     settings = Settings.from_env()
     for weight in (0.0, 0.1, 0.2, 0.3, 0.5):
-        predictions = [select(np.where(relevance > NO_MATCH_LOGIT, relevance + weight * scores, NO_MATCH_LOGIT),
-                              on_topic, reason, settings)
-                       for (_, reason, relevance, on_topic), scores in zip(rows, cross)]
-        score = mean_score(question_score(p, row[0].references) for p, row in zip(predictions, rows))
+        predictions = []
+        for row, scores in zip(rows, cross):
+            mixed = np.where(row.relevance > NO_MATCH_LOGIT, row.relevance + weight * scores, NO_MATCH_LOGIT)
+            topic = topic_scores(row.on_topic, row.match, settings.category_bonus, settings.practice_match_weight)
+            predictions.append(select(dataclasses.replace(row, relevance=mixed), topic, settings.context_weight,
+                                      settings.evidence_margin, DEFAULT_MAX_EVIDENCE, settings.silence_threshold))
+        score = mean_score(question_score(p, row.question.references) for p, row in zip(predictions, rows))
         print(f"relevance + {weight:g} x cross-encoder: P {100 * score.precision:.1f} R {100 * score.recall:.1f} "
               f"F1 {100 * score.f1:.1f}")
 

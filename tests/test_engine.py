@@ -23,6 +23,19 @@ def test_ingest_stores_verbatim_sentences_with_sections(amazon):
     assert amazon.store.load_index(version).size == len(sentences)
 
 
+def test_ingest_keeps_the_practice_taggers_scores_beside_its_categories(amazon):
+    sentences = amazon.store.sentences(amazon.store.get_version("amazon").id)
+    labels = amazon.practice_classifier.labels
+    thresholds = dict(zip(labels, amazon.practice_classifier.thresholds))
+    for sentence in sentences:
+        assert set(sentence.practice_scores) == set(labels)
+        assert all(0.0 <= p <= 1.0 for p in sentence.practice_scores.values())
+        # the stored categories are the scores above their thresholds (scores are kept to 4 decimals)
+        assert all(sentence.practice_scores[c] >= thresholds[c] - 1e-4 for c in sentence.categories)
+    cookies = [s for s in sentences if "cookie" in s.text.lower()]
+    assert max(s.practice_scores["First Party Collection/Use"] for s in cookies) > 0.5
+
+
 def test_ingest_reads_facts_with_verbatim_slots(amazon):
     sentences = amazon.store.sentences(amazon.store.get_version("amazon").id)
     assert all(s.facts is not None for s in sentences)
@@ -38,7 +51,10 @@ def test_answer_quotes_stored_sentences_with_citations(amazon):
     assert answer.answerable and answer.reason is None
     assert answer.policy == "amazon" and answer.version == 1
     assert 1 <= len(answer.evidence) <= 3
-    assert all(e.score >= amazon.settings.evidence_threshold for e in answer.evidence)
+    # evidence beyond the answer: by selection score, within the evidence margin of the answer's
+    ranked = {r.sentence.ordinal: r for r in amazon.rank_evidence("Does Amazon use cookies?", policy="amazon").ranked}
+    floor = ranked[answer.evidence[0].sentence_id].selection_logit - amazon.settings.evidence_margin
+    assert all(ranked[e.sentence_id].selection_logit >= floor for e in answer.evidence)
     assert "cookie" in answer.answer.lower()
     assert answer.answer == answer.evidence[0].text
     # confidence: the answer sentence's relevance probability; evidence scores also weigh its neighbours
@@ -78,7 +94,7 @@ def test_weak_evidence_is_policy_silent(amazon):
 
 def test_the_one_retention_sentence_answers_a_retention_question(amazon):
     # Amazon's policy says little about retention; the practice tagger finds the one sentence that
-    # does, and the category bonus puts it first. (A policy with no retention sentence at all is
+    # does, and the practice match puts it first. (A policy with no retention sentence at all is
     # policy_silent: tests/test_nlu.py.)
     keep = "When you update information, we usually keep a copy of the prior version for our records."
     sentences = amazon.store.sentences(amazon.store.get_version("amazon").id)

@@ -1,6 +1,7 @@
 """The SQLite + FAISS store with synthetic vectors: versions, removal, atomicity, orphan clean-up."""
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 
 import numpy as np
@@ -92,3 +93,24 @@ def test_orphan_index_files_are_removed_on_open(tmp_path):
     (tmp_path / "indexes" / "cafe.faiss.tmp").write_bytes(b"half written")
     Store(tmp_path)
     assert store_snapshot(tmp_path) == before
+
+
+def test_practice_scores_round_trip_and_older_stores_gain_the_column(tmp_path):
+    store = Store(tmp_path)
+    policy = make_policy(["We keep logs for 30 days.", "We use cookies."])
+    scored = [dataclasses.replace(s, categories=("Data Retention",), practice_scores={"Data Retention": 0.93})
+              for s in policy.sentences[:1]] + policy.sentences[1:]
+    version = store.add_version("acme", "/a", "sha1", dataclasses.replace(policy, sentences=scored),
+                                random_index(2), "e")
+    first, second = store.sentences(version.id)
+    assert first.practice_scores == {"Data Retention": 0.93} and first.categories == ("Data Retention",)
+    assert second.practice_scores == {}
+    store.close()
+    # a store written before practice scores were kept: the column is added, old rows read as {}
+    db = sqlite3.connect(tmp_path / "assistant.sqlite3")
+    db.execute("ALTER TABLE sentences DROP COLUMN practice_scores")
+    db.commit()
+    db.close()
+    reopened = Store(tmp_path)
+    assert [s.practice_scores for s in reopened.sentences(version.id)] == [{}, {}]
+    assert [s.categories for s in reopened.sentences(version.id)] == [("Data Retention",), ()]

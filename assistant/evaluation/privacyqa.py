@@ -57,7 +57,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from assistant.config import Settings
+from assistant.config import DEFAULT_MAX_EVIDENCE, Settings
 from assistant.errors import AssistantError
 from assistant.evaluation.metrics import (
     BinaryScore,
@@ -72,7 +72,6 @@ from nlu.question_data import PRIVACYQA_COLUMNS
 # (stage, completed, total), like the engine's ProgressCallback.
 ProgressCallback = Callable[[str, int, int], None]
 
-DEFAULT_MAX_EVIDENCE = 15  # tuned on the dev file with scripts/tune_selection.py
 LB_DEV_FILE = "privacyqa_lb_dev.json"
 FLAG_FILES = ("questions_test.tsv", "questions_train.tsv")
 OFFICIAL = "official"
