@@ -194,8 +194,9 @@ def calibrate(model, examples) -> dict[str, float]:
     return {"slope": float(fit.coef_[0, 0]), "intercept": float(fit.intercept_[0])}
 
 
-def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None] = print) -> dict:
-    """Train (resumably), measure on PolicyQA dev, and write weights/retriever/."""
+def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None] = print,
+                  directory: Path = RELEASE_DIR, checkpoint_dir: Path = CHECKPOINT_DIR) -> dict:
+    """Train (resumably), measure on PolicyQA dev, and write the release (weights/retriever/)."""
     from assistant.corpora import CORPORA_DIR
     from nlu.policyqa_data import load_split, rebuild_train
     from nlu.release import sha256_of
@@ -203,7 +204,7 @@ def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None
 
     dev = load_split("dev")
     base_scores = retrieval_scores(load_base_model(), dev)
-    model = train(config, log=log)
+    model = train(config, checkpoint_dir=checkpoint_dir, log=log)
     tuned_scores = retrieval_scores(model, dev)
     calibration = calibrate(model, dev)
     prefixes = trainable_prefixes(model, config.trainable_layers)
@@ -213,7 +214,7 @@ def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None
             "examples": counts.examples, "pairs": len(build_pairs(examples).pairs),
             "sha256": sha256_of([CORPORA_DIR / "opp115.tar.xz", CORPORA_DIR / "policyqa.tar.xz"])}
     metrics = {"policyqa_dev": {"base": base_scores, "fine_tuned": tuned_scores}}
-    save_release(RELEASE_DIR, state, {"train": asdict(config), "trainable": prefixes,
+    save_release(directory, state, {"train": asdict(config), "trainable": prefixes,
                                                    "calibration": calibration}, data,
                  "assistant train retriever", metrics)
     log(json.dumps(metrics))
