@@ -35,8 +35,8 @@ ProgressCallback = Callable[[str, int, int], None]
 POLICY_SILENT = "policy_silent"
 # What ingest computes for every sentence. Stored with each version: identical content ingested
 # by an older pipeline (e.g. before sentences were tagged with practices) becomes a new version.
-INGEST_PIPELINE = (f"{EMBEDDER_NAME}; OPP-115 practice tagger v2 (fine-tuned, scores kept); retriever fine-tuned on PolicyQA v1; "
-                   "PolicyIE v3 (CRF)")
+INGEST_PIPELINE = (f"{EMBEDDER_NAME}; OPP-115 practice tagger v2 (fine-tuned, scores kept); "
+                   "retriever fine-tuned on PolicyQA v1; PolicyIE v3 (CRF)")
 MAX_NAME_CHARS = 100
 
 
@@ -203,9 +203,9 @@ class Assistant:
 
         The answer is the sentence that matches best on its own (relevance and topic score); the
         evidence adds further sentences, best selection score first, whose selection logit comes
-        within `evidence_margin` of the answer's (at most `top_k` in all). The policy is silent when no candidate's
-        relevance probability alone reaches `silence_threshold`. The span reader marks the short
-        answer inside the best sentence (`span`; None when it finds none there).
+        within `evidence_margin` of the answer's (at most `top_k` in all). The policy is silent
+        when no candidate's relevance probability alone reaches `silence_threshold`. The span
+        reader marks the short answer inside the best sentence (`span`; None when it finds none).
         """
         ranking = self.rank_evidence(question, policy, version)
         best = max((r.relevance for r in ranking.ranked), default=0.0)
