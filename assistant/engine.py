@@ -46,10 +46,14 @@ class ScoredSentence:
 
     sentence: Sentence
     relevance: float  # the scorer's probability alone: does this sentence answer the question?
-    score: float  # selection probability (topic score, neighbours' share): ranks and selects evidence
-    selection_logit: float  # the same as a logit: the evidence margin is measured on it
+    selection_logit: float  # relevance, topic score, neighbours' share: ranks and selects evidence
     on_topic: bool = False  # tagged with one of the question's confident practice categories
     practice_match: float = 0.0  # how well its practices match the question's (assistant.selection)
+
+    @property
+    def score(self) -> float:
+        """The selection logit as a probability (what an answer shows for each evidence sentence)."""
+        return float(sigmoid(self.selection_logit))
 
 
 @dataclass(frozen=True)
@@ -291,8 +295,8 @@ class Assistant:
             own = relevance + topic
             first = max(order, key=lambda i: own[i])
             order = [first] + [i for i in order if i != first]
-        ranked = [ScoredSentence(sentences[i], float(sigmoid(relevance[i])), float(sigmoid(scores[i])),
-                                 float(scores[i]), bool(on_topic[i]), float(match[i])) for i in order]
+        ranked = [ScoredSentence(sentences[i], float(sigmoid(relevance[i])), float(scores[i]), bool(on_topic[i]),
+                                 float(match[i])) for i in order]
         return EvidenceRanking(question, stored, None, 0.0, ranked)
 
     def _covered_categories(self, stored: PolicyVersion) -> set[str]:
