@@ -188,12 +188,15 @@ def eval_privacyqa(
 @_friendly_errors
 def eval_categories(
     split: Annotated[str, typer.Option(help="OPP-115 majority split: validation or test.")] = "test",
+    sentences: Annotated[bool, typer.Option(
+        "--sentences", help="Score single sentences labelled from the annotators' spans, not segments.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
 ) -> None:
-    """Macro / micro F1 of the practice-category classifier (PrivacyGLUE OPP-115 task)."""
+    """Macro / micro F1 of the practice-category classifier (PrivacyGLUE OPP-115 task), or its
+    sentence-level scores."""
     from nlu.categories import evaluate
 
-    result = evaluate(_check_split(split, ("validation", "test")))
+    result = evaluate(_check_split(split, ("validation", "test")), sentences=sentences)
     console.print_json(data=result) if as_json else console.print(result)
 
 

@@ -1,12 +1,14 @@
 """OPP-115 practice categories for policy text (12 labels, multi-label).
 
 all-MiniLM-L6-v2 fine-tuned (all six layers, see `nlu.encoder`) with a linear head over the
-mean-pooled tokens, trained on the PrivacyGLUE OPP-115 majority-label split (segments), one
-decision threshold per category tuned on its validation split, the epoch chosen on validation;
-applied at ingest to every sentence.
+mean-pooled tokens, trained in two stages on the PrivacyGLUE OPP-115 majority-label split: first
+its segments (paragraphs), then its segments together with their sentences labelled from the
+annotators' highlighted spans (`nlu.practice_sentences`; soft targets: the share of annotators),
+since ingest tags single sentences. One decision threshold per category tuned on the validation
+segments, each stage's epoch chosen on them; applied at ingest to every sentence.
 
     assistant train categories      # reproduces weights/practice_categories/ (resumes per epoch)
-    assistant eval categories --split test
+    assistant eval categories --split test [--sentences]
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import collections
 import csv
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +35,8 @@ SPLITS = {"train": "train_dataset.csv", "validation": "validation_dataset.csv", 
 class TrainConfig(EncoderTrainConfig):
     trainable_layers: int = 6
     epochs: int = 6
+    sentences: bool = False  # also train on the train split's sentences, labelled from annotators' spans
+    start_from: str | None = None  # a release directory to continue from (default: the base encoder)
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,11 @@ def _label_matrix(examples: Sequence[Example], labels: list[str]) -> np.ndarray:
     return np.array([[label in e.labels for label in labels] for e in examples], dtype=bool)
 
 
+def _target_matrix(sentences: Sequence, labels: list[str]) -> np.ndarray:
+    """Soft targets of labelled sentences: each category's share of the annotators."""
+    return np.array([[s.targets.get(label, 0.0) for label in labels] for s in sentences], dtype=np.float32)
+
+
 def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT_DIR,
           log: Callable[[str], None] = print, limit: int | None = None) -> PracticeClassifier:
     """Fine-tune on `train` (resuming per epoch); returns the classifier of the best validation epoch,
@@ -153,24 +162,34 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     train_set, validation = load_split("train")[:limit], load_split("validation")[:limit]
     labels = sorted({label for example in load_split("train") for label in example.labels})
     model = PracticeModel(bert, len(labels))
+    if config.start_from:
+        load_task_state(model, load_release(Path(config.start_from))[0], config.start_from)
+    texts = [e.text for e in train_set]
+    targets = _label_matrix(train_set, labels).astype(np.float32)
+    if config.sentences:
+        from nlu.practice_sentences import load_sentence_split
+
+        sentences = load_sentence_split("train", limit)
+        texts += [s.text for s in sentences]
+        targets = np.concatenate([targets, _target_matrix(sentences, labels)])
     encoder_params = freeze_below(bert, config.trainable_layers)
     head_params = list(model.classify.parameters())
-    per_epoch = len(range(0, len(train_set), config.batch_size))
+    per_epoch = len(range(0, len(texts), config.batch_size))
     optimizer, schedule = optimizer_with_schedule(
         [(encoder_params, config.encoder_learning_rate), (head_params, config.head_learning_rate)],
         per_epoch * config.epochs, round(0.06 * per_epoch * config.epochs))
     classifier = PracticeClassifier(model, tokenizer, labels, [0.5] * len(labels), config.max_length)
     checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
     first_epoch, best = checkpoint.resume_epochs(model, optimizer, schedule, log)
-    y_train = torch.tensor(_label_matrix(train_set, labels), dtype=torch.float32)
+    y_train = torch.tensor(targets)
     gold = _label_matrix(validation, labels)
     loss_fn = torch.nn.BCEWithLogitsLoss()
     for epoch in range(first_epoch, config.epochs):
         model.train()
         started, losses = time.perf_counter(), []
-        lengths = [len(e.text) for e in train_set]
+        lengths = [len(text) for text in texts]
         for rows in length_bucketed_batches(lengths, config.batch_size, config.seed + epoch):
-            batch = tokenizer([train_set[i].text for i in rows], truncation=True, max_length=config.max_length,
+            batch = tokenizer([texts[i] for i in rows], truncation=True, max_length=config.max_length,
                               padding=True, return_tensors="pt")
             loss = loss_fn(model(batch["input_ids"], batch["attention_mask"]), y_train[rows])
             losses.append(descend(loss, optimizer, schedule, encoder_params + head_params))
@@ -192,28 +211,74 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     return classifier
 
 
-def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None] = print,
+SEGMENT_STAGE = TrainConfig()
+SENTENCE_STAGE = TrainConfig(epochs=2, sentences=True, encoder_learning_rate=5e-5, head_learning_rate=5e-4)
+STAGES = (SEGMENT_STAGE, SENTENCE_STAGE)
+
+
+def train_release(stages: Sequence[TrainConfig] = STAGES, log: Callable[[str], None] = print,
                   limit: int | None = None, directory: Path = RELEASE_DIR,
                   checkpoint_dir: Path = CHECKPOINT_DIR) -> dict:
-    """Train, keep the best epoch on validation, write the release with its manifest."""
-    classifier = train(config, checkpoint_dir=checkpoint_dir, log=log, limit=limit)
-    best = classifier.best  # type: ignore[attr-defined]
+    """Train stage by stage (each continues from the previous stage's best epoch, kept as a release
+    under `checkpoint_dir`), then write the last stage's model as the release, with its manifest.
+
+    The shipped recipe: segments only from the base encoder, then segments and the annotators'
+    sentences together at a lower rate (`STAGES`)."""
+    start_from, history = None, []
+    for number, config in enumerate(stages, 1):
+        config = replace(config, start_from=start_from) if start_from else config
+        log(f"stage {number}/{len(stages)}: {asdict(config)}")
+        classifier = train(config, checkpoint_dir=checkpoint_dir / f"stage{number}", log=log, limit=limit)
+        best = classifier.best  # type: ignore[attr-defined]
+        history.append({"validation": best["validation"], "best_epoch": best["epoch"]})
+        stage_directory = directory if number == len(stages) else checkpoint_dir / f"stage{number}-release"
+        _save(classifier, config, best, stages, history, limit, stage_directory)
+        start_from = str(stage_directory)
+    return {"validation": history[-1]["validation"], "best_epoch": history[-1]["best_epoch"], "stages": history}
+
+
+def _save(classifier: PracticeClassifier, config: TrainConfig, best: dict, stages: Sequence[TrainConfig],
+          history: list[dict], limit: int | None, directory: Path) -> None:
     state = {f"bert.{k}": v for k, v in best["encoder"].items()} | best["heads"]
-    model_config = {"labels": classifier.labels, "thresholds": best["thresholds"], "train": asdict(config),
+    model_config = {"labels": classifier.labels, "thresholds": best["thresholds"],
+                    "train": [asdict(stage) for stage in stages],
                     "trainable": top_layer_prefixes(classifier.model.bert, config.trainable_layers)}
     data = {"corpus": "OPP-115 majority split (PrivacyGLUE / Polisis_Benchmark)",
             "train_segments": len(load_split("train")[:limit]),
             "validation_segments": len(load_split("validation")[:limit]),
             "sha256": sha256_of([split_file("train"), split_file("validation")])}
-    metrics = {"validation": best["validation"], "best_epoch": best["epoch"]}
+    if any(stage.sentences for stage in stages):
+        from assistant.corpora import CORPORA_DIR
+        from nlu.practice_sentences import load_sentence_split
+
+        data["train_sentences"] = len(load_sentence_split("train", limit))
+        data["sentences_from"] = "OPP-115 annotators' spans over the train split's segments (nlu/practice_sentences.py)"
+        data["sha256"] = sha256_of([split_file("train"), split_file("validation"), CORPORA_DIR / "opp115.tar.xz"])
+    metrics = {"validation": best["validation"], "best_epoch": best["epoch"], "stages": history}
     save_release(directory, state, model_config, data, "assistant train categories", metrics)
-    return metrics
 
 
-def evaluate(split: str, limit: int | None = None, directory: Path = RELEASE_DIR) -> dict:
-    """Scores of the shipped classifier on an OPP-115 majority split (segments)."""
+def evaluate(split: str, limit: int | None = None, directory: Path = RELEASE_DIR, sentences: bool = False) -> dict:
+    """Scores of the shipped classifier on an OPP-115 majority split: its segments (macro/micro F1,
+    as PrivacyGLUE reports them), or with `sentences` its sentences labelled from the annotators'
+    spans (a category is gold when at least half the annotators marked it): macro F1 at the
+    thresholds and macro average precision, over the categories with a gold sentence."""
     classifier = PracticeClassifier.load(directory)
-    examples = load_split(split)[:limit]
-    predicted = classifier.predict([e.text for e in examples])
-    return {"split": split, "segments": len(examples),
-            **scores([e.labels for e in examples], predicted, classifier.labels)}
+    if not sentences:
+        examples = load_split(split)[:limit]
+        predicted = classifier.predict([e.text for e in examples])
+        return {"split": split, "segments": len(examples),
+                **scores([e.labels for e in examples], predicted, classifier.labels)}
+    from sklearn.metrics import average_precision_score, f1_score
+
+    from nlu.practice_sentences import load_sentence_split
+
+    rows = load_sentence_split(split, limit)
+    gold = _target_matrix(rows, classifier.labels) >= 0.5
+    probabilities = classifier.probabilities([r.text for r in rows])
+    present = gold.any(axis=0)
+    average_precision = [average_precision_score(gold[:, j], probabilities[:, j]) for j in np.flatnonzero(present)]
+    macro_f1 = f1_score(gold[:, present], probabilities[:, present] >= classifier.thresholds[present],
+                        average="macro", zero_division=0)
+    return {"split": split, "sentences": len(rows), "macro_f1": round(100 * float(macro_f1), 1),
+            "macro_average_precision": round(100 * float(np.mean(average_precision)), 1)}

@@ -81,10 +81,10 @@ def test_a_strong_match_answers_even_where_the_tagger_missed_its_practice(assist
     import dataclasses
 
     policy = tmp_path / "acme.html"
-    policy.write_text("<h1>Acme privacy</h1><p>We keep your purchase history for seven years.</p>")
+    policy.write_text("<h1>Acme privacy</h1><p>Purchase history is stored for seven years.</p>")
     assistant.ingest(policy, name="acme")
     covered = {c for s in assistant.store.sentences(assistant.store.get_version("acme").id) for c in s.categories}
-    # the premise: the tagger (trained on OPP-115 paragraphs) does not tag this one sentence as retention
+    # the premise: the tagger does not tag this paraphrase as retention (it does "We keep ... for seven years.")
     assert "Data Retention" not in covered
     question = "How long do you keep my purchase history?"
     answer = assistant.ask(question, policy="acme")
@@ -129,11 +129,16 @@ def test_categories_training_smoke_writes_a_loadable_release(tmp_path):
     from nlu.categories import TrainConfig, train_release
 
     directory = tmp_path / "categories"
-    metrics = train_release(TrainConfig(epochs=1, trainable_layers=1), log=lambda _: None, limit=24,
-                            directory=directory, checkpoint_dir=tmp_path / "checkpoints")
+    stages = (TrainConfig(epochs=1, trainable_layers=1), TrainConfig(epochs=1, trainable_layers=1, sentences=True))
+    metrics = train_release(stages, log=lambda _: None, limit=24, directory=directory,
+                            checkpoint_dir=tmp_path / "checkpoints")
     assert set(metrics["validation"]) == {"macro_f1", "micro_f1"} and metrics["best_epoch"] == 1
+    assert len(metrics["stages"]) == 2 and (tmp_path / "checkpoints" / "stage1-release" / "model.safetensors").exists()
     manifest = json.loads((directory / "manifest.json").read_text())
     assert manifest["command"] == "assistant train categories" and manifest["data"]["train_segments"] == 24
+    assert manifest["data"]["train_sentences"] == 24
+    config = json.loads((directory / "config.json").read_text())
+    assert [stage["sentences"] for stage in config["train"]] == [False, True]
     classifier = PracticeClassifier.load(directory)
     assert len(classifier.labels) == 12 and len(classifier.thresholds) == 12
     [predicted] = classifier.predict(["We share your data with advertisers."])

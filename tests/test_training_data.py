@@ -64,3 +64,35 @@ def test_pairs_know_every_sentence_relevant_to_a_triple():
     assert pairs.relevant[("p", "Data Retention|||Period|||Limited")] == {
         "We keep logs for 30 days.", "Backups are deleted after a year."}
     assert "Cookies are set by us." in pairs.sentences["p"]
+
+
+def test_sentence_labels_come_from_the_annotators_spans():
+    """sci-news.com: all three annotators marked the first segment Introductory/Generic and one
+    of them also marked its last sentence Policy Change; two of three marked the sentence about
+    keeping correspondence Data Retention."""
+    from nlu.policyqa_data import opp115_policies
+    from nlu.practice_sentences import _policy_sentences
+
+    path = opp115_policies()["sci-news.com"]
+    sentences = _policy_sentences("sci-news.com", path)
+    raw = " ".join(segment_text(s) for s in path.read_text(encoding="utf-8").split("|||"))
+    assert all(s.text and s.text in raw for s in sentences)
+    assert all(0.0 < share <= 1.0 for s in sentences for share in s.targets.values())
+    first, _, third, _, retention = sentences[:5]
+    assert first.targets == {"Introductory/Generic": 1.0}
+    assert third.text.startswith("Please note that these terms are subject to change")
+    assert third.targets["Policy Change"] == pytest.approx(1 / 3)
+    assert retention.text == "- if you contact us, we may keep a record of that correspondence;"
+    assert retention.targets["Data Retention"] == pytest.approx(2 / 3)
+
+
+def test_a_sentence_belongs_to_the_one_split_holding_its_segment():
+    from nlu.categories import load_split
+    from nlu.practice_sentences import split_of
+
+    test_segment = load_split("test")[0].text
+    train_segment = load_split("train")[0].text
+    assert split_of(test_segment) == "test"
+    assert split_of(train_segment) == "train"
+    assert split_of("Cookies.") is None  # too short to place
+    assert split_of("A sentence that no OPP-115 policy contains, written for this test.") is None
