@@ -19,7 +19,7 @@ import html
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from assistant.sentences import split_sentences
 from nlu.categories import load_split
@@ -65,7 +65,7 @@ def _label_of(practice: str, attributes: dict) -> str | None:
     return value if value in OTHER_TYPES else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _policy_sentences(name: str, path) -> tuple[LabelledSentence, ...]:
     from assistant.corpora import corpus_dir
 
@@ -75,7 +75,8 @@ def _policy_sentences(name: str, path) -> tuple[LabelledSentence, ...]:
     with open(annotation_file, newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     annotators: dict[int, set[str]] = collections.defaultdict(set)
-    marks: dict[tuple[int, int], set[tuple[str, str]]] = collections.defaultdict(set)  # (segment, sentence) → {(annotator, label)}
+    # (segment, sentence) → {(annotator, label)}
+    marks: dict[tuple[int, int], set[tuple[str, str]]] = collections.defaultdict(set)
     spans: dict[int, list[tuple[int, int]]] = {}
     for row in rows:
         segment_id, practice, attributes, annotator = int(row[4]), row[5], json.loads(row[6]), row[2]
