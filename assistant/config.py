@@ -33,10 +33,14 @@ DEFAULT_MAX_EVIDENCE = 20
 # better on the PrivacyQA dev file).
 DEFAULT_CATEGORY_CONFIDENCE = 0.9
 DEFAULT_CATEGORY_BONUS = 0.0
-# ...but a sentence whose relevance probability (without the bonus) reaches this value answers the
-# question even when the practice tagger gave it none of the question's categories: the tagger was
-# trained on OPP-115 paragraphs and misses some single sentences ("We keep your purchase history
-# for seven years.").
+# A policy covers a category when one of its sentences has at least this tagger probability for it
+# (or was tagged with it). Below the tagger's decision thresholds on purpose: calling a policy
+# silent is a strong claim, and the tagger's sentence probabilities are shares of annotators (a
+# sentence one annotator in three would mark is trained towards 0.33).
+DEFAULT_COVERAGE_THRESHOLD = 0.2
+# ...and a sentence whose relevance probability (without the bonus) reaches this value answers the
+# question even when the policy does not cover the question's categories: the tagger misses some
+# paraphrases ("Purchase history: kept for seven years.").
 DEFAULT_CATEGORY_OVERRIDE = 0.5
 # Every sentence's logit gets this weight × its practice match: the practice tagger's probabilities
 # for the categories the question asks about, weighted by the question classifier's probabilities
@@ -65,6 +69,7 @@ class Settings:
     category_bonus: float = DEFAULT_CATEGORY_BONUS
     practice_match_weight: float = DEFAULT_PRACTICE_MATCH_WEIGHT
     category_override: float = DEFAULT_CATEGORY_OVERRIDE
+    coverage_threshold: float = DEFAULT_COVERAGE_THRESHOLD
     context_weight: float = DEFAULT_CONTEXT_WEIGHT
     candidates: int = DEFAULT_CANDIDATES
     rerank_top: int = DEFAULT_RERANK_TOP
@@ -82,7 +87,7 @@ class Settings:
         """`ASSISTANT_HOME`, `ASSISTANT_MAX_BYTES`, `ASSISTANT_SILENCE_THRESHOLD`,
         `ASSISTANT_EVIDENCE_MARGIN`, `ASSISTANT_CATEGORY_CONFIDENCE`, `ASSISTANT_CATEGORY_BONUS`,
         `ASSISTANT_PRACTICE_MATCH_WEIGHT`,
-        `ASSISTANT_CATEGORY_OVERRIDE`, `ASSISTANT_CONTEXT_WEIGHT`, `ASSISTANT_CANDIDATES` and
+        `ASSISTANT_CATEGORY_OVERRIDE`, `ASSISTANT_COVERAGE_THRESHOLD`, `ASSISTANT_CONTEXT_WEIGHT`, `ASSISTANT_CANDIDATES` and
         `ASSISTANT_RERANK_TOP` override the defaults."""
         home = Path(os.environ.get("ASSISTANT_HOME") or user_data_dir("privacy-assistant", appauthor=False))
         return cls(
@@ -94,6 +99,7 @@ class Settings:
             category_bonus=_env_float("ASSISTANT_CATEGORY_BONUS", DEFAULT_CATEGORY_BONUS),
             practice_match_weight=_env_float("ASSISTANT_PRACTICE_MATCH_WEIGHT", DEFAULT_PRACTICE_MATCH_WEIGHT),
             category_override=_env_float("ASSISTANT_CATEGORY_OVERRIDE", DEFAULT_CATEGORY_OVERRIDE),
+            coverage_threshold=_env_float("ASSISTANT_COVERAGE_THRESHOLD", DEFAULT_COVERAGE_THRESHOLD),
             context_weight=_env_float("ASSISTANT_CONTEXT_WEIGHT", DEFAULT_CONTEXT_WEIGHT),
             candidates=_env_int("ASSISTANT_CANDIDATES", DEFAULT_CANDIDATES),
             rerank_top=_env_int("ASSISTANT_RERANK_TOP", DEFAULT_RERANK_TOP),

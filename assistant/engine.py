@@ -257,8 +257,8 @@ class Assistant:
            not, `reason` says why and nothing is ranked).
         2. The fine-tuned retriever's FAISS search gives the nearest sentences, scored by its
            calibrated cosine (or, with `rerank_top` > 0, the best of them by the cross-encoder).
-        3. If the question is confidently about practice categories of which the policy has no
-           sentence at all, the policy is silent — unless a sentence matches the question strongly
+        3. If the question is confidently about practice categories the policy does not cover (no
+           sentence with a tagger probability of `coverage_threshold` for them), the policy is silent — unless a sentence matches the question strongly
            anyway (relevance ≥ `category_override`: the practice tagger missed it).
         4. Every sentence's logit gets its topic score (`practice_match_weight` × how well its
            practices match the question's, plus `category_bonus` when tagged with one of the
@@ -300,8 +300,12 @@ class Assistant:
         return EvidenceRanking(question, stored, None, 0.0, ranked)
 
     def _covered_categories(self, stored: PolicyVersion) -> set[str]:
-        """The practice categories at least one sentence of the policy version was tagged with."""
-        return {c for sentence in self._policy_sentences(stored) for c in sentence.categories}
+        """The practice categories at least one sentence of the policy version was tagged with, or
+        has a tagger probability of at least `coverage_threshold` for."""
+        floor = self.settings.coverage_threshold
+        return {c for sentence in self._policy_sentences(stored) for c in sentence.categories} | {
+            c for sentence in self._policy_sentences(stored)
+            for c, probability in sentence.practice_scores.items() if probability >= floor}
 
     def _policy_sentences(self, stored: PolicyVersion) -> list[Sentence]:
         """The version's sentences in document order (with its index, cached together)."""

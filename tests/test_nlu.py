@@ -70,8 +70,8 @@ def test_policy_without_any_sentence_of_the_asked_category_is_silent(assistant, 
         "<p>We share your email address with our payment processor.</p>"
     )
     assistant.ingest(policy, name="tiny")
-    covered = {c for s in assistant.store.sentences(assistant.store.get_version("tiny").id) for c in s.categories}
-    assert "Data Retention" not in covered
+    sentences = assistant.store.sentences(assistant.store.get_version("tiny").id)
+    assert not any(s.practice_scores["Data Retention"] >= assistant.settings.coverage_threshold for s in sentences)
     answer = assistant.ask("How long do you keep my data?", policy="tiny")
     assert (answer.answerable, answer.reason, answer.evidence) == (False, "policy_silent", [])
     assert assistant.ask("Do you share my email address?", policy="tiny").answerable
@@ -81,11 +81,13 @@ def test_a_strong_match_answers_even_where_the_tagger_missed_its_practice(assist
     import dataclasses
 
     policy = tmp_path / "acme.html"
-    policy.write_text("<h1>Acme privacy</h1><p>Purchase history is stored for seven years.</p>")
+    policy.write_text("<h1>Acme privacy</h1><p>Purchase history: kept for seven years.</p>")
     assistant.ingest(policy, name="acme")
-    covered = {c for s in assistant.store.sentences(assistant.store.get_version("acme").id) for c in s.categories}
-    # the premise: the tagger does not tag this paraphrase as retention (it does "We keep ... for seven years.")
-    assert "Data Retention" not in covered
+    sentences = assistant.store.sentences(assistant.store.get_version("acme").id)
+    # the premise: the tagger misses this terse paraphrase (it finds "We keep ... for seven years."),
+    # so the policy does not cover retention
+    assert not any("Data Retention" in s.categories for s in sentences)
+    assert max(s.practice_scores["Data Retention"] for s in sentences) < assistant.settings.coverage_threshold
     question = "How long do you keep my purchase history?"
     answer = assistant.ask(question, policy="acme")
     assert answer.answerable and "seven years" in answer.answer
