@@ -22,7 +22,13 @@ import time
 
 import numpy as np
 import torch
-from tune_selection import DevRow, _sigmoid, dev_rows, select  # scripts/ is on sys.path when this script runs
+from tune_selection import (  # scripts/ is on sys.path when this script runs
+    DevRow,
+    _sigmoid,
+    dev_rows,
+    leave_one_policy_out,
+    select,
+)
 
 from assistant.config import Settings
 from assistant.corpora import corpus_dir
@@ -156,15 +162,9 @@ def main() -> None:
         best = max((r for r in results if r[0][0] == weight), key=lambda r: r[2].f1)
         print(f"relevance + {weight:g} x cross-encoder: best cell {best[0][1:]} P {100 * best[2].precision:.1f} "
               f"R {100 * best[2].recall:.1f} F1 {100 * best[2].f1:.1f}")
-    policies = np.array([row.question.policy_id for row in rows])
     alone = [r for r in results if r[0][0] == 0.0]
     for label, pool in (("retriever alone", alone), ("with the cross-encoder", results)):
-        held_out = np.zeros(len(rows))
-        for policy in sorted(set(policies)):
-            others = policies != policy
-            best = max(pool, key=lambda r: r[1][others].mean())
-            held_out[~others] = best[1][~others]
-        print(f"leave-one-policy-out F1, {label}: {100 * held_out.mean():.1f}")
+        print(f"leave-one-policy-out F1, {label}: {100 * leave_one_policy_out(rows, pool):.1f}")
 
 
 if __name__ == "__main__":

@@ -92,14 +92,21 @@ def main() -> None:
             f"{100 * v:.1f}" for v in (score.precision, score.recall, score.f1, answerability.f1,
                                        answerability.accuracy)))
     Console().print(table)
+    held_out = leave_one_policy_out(rows, results, log=print)
+    print(f"leave-one-policy-out F1 {100 * held_out:.1f} (in-sample best {100 * max(r[2].f1 for r in results):.1f})")
+
+
+def leave_one_policy_out(rows: list[DevRow], results: list[tuple], log=lambda _: None) -> float:
+    """Mean F1 when each policy's questions are scored with the settings that are best on the other
+    policies' questions. `results` holds (settings, per-question F1 array, ...) tuples."""
     policies = np.array([row.question.policy_id for row in rows])
     held_out = np.zeros(len(rows))
     for policy in sorted(set(policies)):
         others = policies != policy
         best = max(results, key=lambda r: r[1][others].mean())
         held_out[~others] = best[1][~others]
-        print(f"held out {policy}: best elsewhere {best[0]}, F1 there {100 * best[1][~others].mean():.1f}")
-    print(f"leave-one-policy-out F1 {100 * held_out.mean():.1f} (in-sample best {100 * max(r[2].f1 for r in results):.1f})")
+        log(f"held out {policy}: best elsewhere {best[0]}, F1 there {100 * best[1][~others].mean():.1f}")
+    return float(held_out.mean())
 
 
 def dev_rows(dataset) -> list[DevRow]:
