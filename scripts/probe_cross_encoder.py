@@ -10,7 +10,7 @@ by 3 × w) to the relevance logit, and sweeps the selection settings as `scripts
 does (a smaller grid), with its leave-one-policy-out check. Nothing is shipped; the numbers go to
 docs/results.md. About 2.4 s per step on one core, plus 10–20 minutes of scoring.
 
-    .venv/bin/python scripts/probe_cross_encoder.py [--steps 600]
+    .venv/bin/python scripts/probe_cross_encoder.py [--steps 600] [--seed 13]
 """
 from __future__ import annotations
 
@@ -129,9 +129,10 @@ def mixed_relevance(row: DevRow, cross: np.ndarray, weight: float) -> np.ndarray
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=600)
-    steps = parser.parse_args().steps
+    parser.add_argument("--seed", type=int, default=13)
+    arguments = parser.parse_args()
     dataset = load_privacyqa(corpus_dir("privacyqa") / "privacyqa_lb_dev.json")
-    model, tokenizer = train(steps)
+    model, tokenizer = train(arguments.steps, arguments.seed)
     rows = dev_rows(dataset)
     cross = []
     for row in rows:
