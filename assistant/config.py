@@ -86,9 +86,8 @@ class Settings:
     def from_env(cls) -> "Settings":
         """`ASSISTANT_HOME`, `ASSISTANT_MAX_BYTES`, `ASSISTANT_SILENCE_THRESHOLD`,
         `ASSISTANT_EVIDENCE_MARGIN`, `ASSISTANT_CATEGORY_CONFIDENCE`, `ASSISTANT_CATEGORY_BONUS`,
-        `ASSISTANT_PRACTICE_MATCH_WEIGHT`,
-        `ASSISTANT_CATEGORY_OVERRIDE`, `ASSISTANT_COVERAGE_THRESHOLD`, `ASSISTANT_CONTEXT_WEIGHT`, `ASSISTANT_CANDIDATES` and
-        `ASSISTANT_RERANK_TOP` override the defaults."""
+        `ASSISTANT_PRACTICE_MATCH_WEIGHT`, `ASSISTANT_CATEGORY_OVERRIDE`, `ASSISTANT_COVERAGE_THRESHOLD`,
+        `ASSISTANT_CONTEXT_WEIGHT`, `ASSISTANT_CANDIDATES` and `ASSISTANT_RERANK_TOP` override the defaults."""
         home = Path(os.environ.get("ASSISTANT_HOME") or user_data_dir("privacy-assistant", appauthor=False))
         return cls(
             home=home.expanduser(),

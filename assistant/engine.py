@@ -258,8 +258,9 @@ class Assistant:
         2. The fine-tuned retriever's FAISS search gives the nearest sentences, scored by its
            calibrated cosine (or, with `rerank_top` > 0, the best of them by the cross-encoder).
         3. If the question is confidently about practice categories the policy does not cover (no
-           sentence with a tagger probability of `coverage_threshold` for them), the policy is silent — unless a sentence matches the question strongly
-           anyway (relevance ≥ `category_override`: the practice tagger missed it).
+           sentence with a tagger probability of `coverage_threshold` for them), the policy is
+           silent — unless a sentence matches the question strongly anyway (relevance ≥
+           `category_override`: the practice tagger missed it).
         4. Every sentence's logit gets its topic score (`practice_match_weight` × how well its
            practices match the question's, plus `category_bonus` when tagged with one of the
            question's confident categories) and a share of its neighbours' (`assistant.selection`);
