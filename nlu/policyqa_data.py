@@ -140,7 +140,7 @@ def rebuild_train(seed: int = 13) -> tuple[list[QAExample], RebuildCounts]:
                 if triple not in templates:
                     counts.skipped_no_question += 1
                     continue
-                start = _locate(segments[segment_id], text, value["startIndexInSegment"])
+                start = locate_span(segments[segment_id], text, value["startIndexInSegment"])
                 if start is None:
                     counts.skipped_not_found += 1
                     continue
@@ -158,7 +158,7 @@ def rebuild_train(seed: int = 13) -> tuple[list[QAExample], RebuildCounts]:
     return examples, counts
 
 
-def _locate(context: str, text: str, near: int) -> int | None:
+def locate_span(context: str, text: str, near: int) -> int | None:
     """Offset of `text` in `context` nearest to `near` (OPP-115 offsets are approximate)."""
     starts = [m.start() for m in re.finditer(re.escape(text), context)]
     return min(starts, key=lambda s: abs(s - near)) if starts else None

@@ -23,7 +23,7 @@ from functools import cache, lru_cache
 
 from assistant.sentences import split_sentences
 from nlu.categories import load_split
-from nlu.policyqa_data import _locate, opp115_policies, segment_text
+from nlu.policyqa_data import locate_span, opp115_policies, segment_text
 
 OTHER_TYPES = ("Introductory/Generic", "Practice not covered", "Privacy contact information")
 MIN_CHARACTERS = 20  # shorter sentences (headings, "Cookies.") are too ambiguous to place in one split
@@ -89,7 +89,7 @@ def _policy_sentences(name: str, path) -> tuple[LabelledSentence, ...]:
             text = " ".join(html.unescape(value.get("selectedText") or "").split())
             if not text or text == "null" or value.get("startIndexInSegment", -1) < 0:
                 continue
-            start = _locate(segments[segment_id], text, value["startIndexInSegment"])
+            start = locate_span(segments[segment_id], text, value["startIndexInSegment"])
             if start is None:
                 continue
             for k, (s, e) in enumerate(sentences):
