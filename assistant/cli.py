@@ -234,12 +234,15 @@ app.add_typer(train_app, name="train")
 
 @train_app.command("categories")
 @_friendly_errors
-def train_categories() -> None:
+def train_categories(
+    lexical_only: Annotated[bool, typer.Option(
+        "--lexical-only", help="Refit only the TF-IDF half on the shipped encoder (about a minute).")] = False,
+) -> None:
     """Fine-tune the OPP-115 practice-category classifier into weights/practice_categories/ (resumes
-    per epoch)."""
-    from nlu.categories import train_release
+    per epoch), then fit its lexical half."""
+    from nlu.categories import fit_lexical, train_release
 
-    console.print(train_release(log=console.print))
+    console.print(fit_lexical(log=console.print) if lexical_only else train_release(log=console.print))
 
 
 @train_app.command("questions")

@@ -7,7 +7,11 @@ annotators' highlighted spans (`nlu.practice_sentences`; soft targets: the share
 since ingest tags single sentences. One decision threshold per category tuned on the validation
 segments, each stage's epoch chosen on them; applied at ingest to every sentence.
 
+Its probabilities are mixed half and half with a TF-IDF logistic regression trained on the same
+segments and sentences (`nlu.practice_lexical`), and the thresholds are tuned for the mix.
+
     assistant train categories      # reproduces weights/practice_categories/ (resumes per epoch)
+    assistant train categories --lexical-only   # refits only the lexical half (about a minute)
     assistant eval categories --split test [--sentences]
 """
 from __future__ import annotations
@@ -23,10 +27,14 @@ import numpy as np
 import torch
 
 from nlu.encoder import freeze_below, load_base_encoder, load_task_state, mean_pool, top_layer_prefixes, trained_state
-from nlu.release import WEIGHTS_DIR, load_release, save_release, sha256_of
+from nlu.practice_lexical import LexicalPracticeModel
+from nlu.release import WEIGHTS_DIR, amend_release, load_release, save_release, sha256_of
 from nlu.training import Checkpoint, EncoderTrainConfig, descend, length_bucketed_batches, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "practice_categories"
+# The lexical model's share of the mixed probability: chosen on random halves of the validation
+# segments (thresholds tuned on one half, scored on the other), docs/results.md.
+LEXICAL_WEIGHT = 0.5
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "practice_categories"
 SPLITS = {"train": "train_dataset.csv", "validation": "validation_dataset.csv", "test": "test_dataset.csv"}
 
@@ -82,12 +90,15 @@ class PracticeClassifier:
     """Predicts the OPP-115 practice categories of policy texts (sentences or segments)."""
 
     def __init__(self, model: PracticeModel, tokenizer, labels: list[str], thresholds: Sequence[float],
-                 max_length: int = 256) -> None:
+                 max_length: int = 256, lexical: LexicalPracticeModel | None = None,
+                 lexical_weight: float = 0.0) -> None:
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.labels = labels
         self.thresholds = np.asarray(thresholds)
         self.max_length = max_length
+        self.lexical = lexical
+        self.lexical_weight = lexical_weight if lexical is not None else 0.0
 
     @classmethod
     def load(cls, directory: Path = RELEASE_DIR) -> "PracticeClassifier":
@@ -95,11 +106,21 @@ class PracticeClassifier:
         bert, tokenizer = load_base_encoder()
         model = PracticeModel(bert, len(config["labels"]))
         load_task_state(model, state, directory)
-        return cls(model, tokenizer, config["labels"], config["thresholds"])
+        lexical_weight = config.get("lexical_weight", 0.0)
+        lexical = LexicalPracticeModel.load(directory) if lexical_weight else None
+        return cls(model, tokenizer, config["labels"], config["thresholds"], lexical=lexical,
+                   lexical_weight=lexical_weight)
+
+    def probabilities(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
+        """(n, n_labels) probabilities: the encoder's, mixed with the lexical model's when there is one."""
+        encoder = self.encoder_probabilities(texts, batch_size)
+        if self.lexical is None:
+            return encoder
+        return (1 - self.lexical_weight) * encoder + self.lexical_weight * self.lexical.probabilities(texts)
 
     @torch.inference_mode()
-    def probabilities(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
-        """(n, n_labels) sigmoid probabilities."""
+    def encoder_probabilities(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
+        """(n, n_labels) sigmoid probabilities of the fine-tuned encoder alone."""
         result = np.zeros((len(texts), len(self.labels)), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for first in range(0, len(order), batch_size):
@@ -234,7 +255,41 @@ def train_release(stages: Sequence[TrainConfig] = STAGES, log: Callable[[str], N
         stage_directory = directory if number == len(stages) else checkpoint_dir / f"stage{number}-release"
         _save(classifier, config, best, stages, history, limit, stage_directory)
         start_from = str(stage_directory)
-    return {"validation": history[-1]["validation"], "best_epoch": history[-1]["best_epoch"], "stages": history}
+    lexical = fit_lexical(directory, limit=limit, log=log)
+    return {"validation": lexical["validation"], "encoder_validation": history[-1]["validation"],
+            "best_epoch": history[-1]["best_epoch"], "stages": history}
+
+
+def fit_lexical(directory: Path = RELEASE_DIR, limit: int | None = None,
+                log: Callable[[str], None] = print) -> dict:
+    """Fit the lexical half (`nlu.practice_lexical`) on the train segments and the train sentences
+    (a category counts when at least half the annotators marked the sentence), mix it into the
+    release in `directory` with weight `LEXICAL_WEIGHT`, and tune the thresholds for the mix on the
+    validation segments. Rewrites the release's config and manifest; the encoder is untouched."""
+    from nlu.practice_sentences import load_sentence_split
+
+    classifier = PracticeClassifier.load(directory)
+    labels = classifier.labels
+    segments, sentences = load_split("train")[:limit], load_sentence_split("train", limit)
+    texts = [e.text for e in segments] + [s.text for s in sentences]
+    targets = np.concatenate([_label_matrix(segments, labels), _target_matrix(sentences, labels) >= 0.5])
+    lexical = LexicalPracticeModel.fit(texts, targets)
+    validation = load_split("validation")[:limit]
+    classifier.lexical, classifier.lexical_weight = lexical, LEXICAL_WEIGHT
+    probabilities = classifier.probabilities([e.text for e in validation])
+    classifier.thresholds = np.asarray(tune_thresholds(probabilities, _label_matrix(validation, labels)))
+    result = scores([e.labels for e in validation], classifier.decide(probabilities), labels)
+    log(f"lexical half fitted on {len(texts)} texts; validation with the mix {result}")
+    lexical.save(directory)
+    amend_release(
+        directory,
+        config={"thresholds": classifier.thresholds.tolist(), "lexical_weight": LEXICAL_WEIGHT},
+        data={"lexical": f"TF-IDF word 1-2 grams + logistic regression per category (nlu/practice_lexical.py) "
+                         f"on {len(segments)} train segments and {len(sentences)} train sentences"},
+        metrics={"validation": result, "validation_of": "the encoder mixed with the lexical half "
+                                                         "(the encoder alone: the last of `stages`)"},
+    )
+    return {"validation": result, "texts": len(texts)}
 
 
 def _save(classifier: PracticeClassifier, config: TrainConfig, best: dict, stages: Sequence[TrainConfig],

@@ -40,6 +40,17 @@ def save_release(
     (directory / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
 
 
+def amend_release(directory: Path, config: dict, data: dict, metrics: dict) -> None:
+    """Merge keys into a release's `config.json` and its manifest's `data` and `metrics` (for a part
+    fitted after the weights, such as the practice tagger's lexical half)."""
+    config_path, manifest_path = directory / "config.json", directory / "manifest.json"
+    config_path.write_text(json.dumps(json.loads(config_path.read_text()) | config, indent=2) + "\n")
+    manifest = json.loads(manifest_path.read_text())
+    manifest["data"] |= data
+    manifest["metrics"] |= metrics
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
+
+
 def load_release(directory: Path) -> tuple[dict[str, torch.Tensor], dict]:
     """The fp32 trainable weights and the config of a released model."""
     if not (directory / "model.safetensors").exists():

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
+import numpy as np
 import pytest
 
 from nlu.categories import RELEASE_DIR as CATEGORIES_DIR
@@ -124,7 +125,7 @@ def test_shipped_weights_have_a_manifest(directory):
 
 
 def test_shipped_weights_fit_the_budget():
-    assert sum((d / "model.safetensors").stat().st_size for d in SHIPPED) <= 80_000_000
+    assert sum(f.stat().st_size for d in SHIPPED for f in d.iterdir()) <= 80_000_000
 
 
 def test_categories_training_smoke_writes_a_loadable_release(tmp_path):
@@ -141,8 +142,10 @@ def test_categories_training_smoke_writes_a_loadable_release(tmp_path):
     assert manifest["data"]["train_sentences"] == 24
     config = json.loads((directory / "config.json").read_text())
     assert [stage["sentences"] for stage in config["train"]] == [False, True]
+    assert "lexical" in manifest["data"] and config["lexical_weight"] == 0.5
     classifier = PracticeClassifier.load(directory)
     assert len(classifier.labels) == 12 and len(classifier.thresholds) == 12
+    assert classifier.lexical is not None and classifier.lexical_weight == 0.5
     [predicted] = classifier.predict(["We share your data with advertisers."])
     assert set(predicted) <= set(classifier.labels)
 
@@ -154,3 +157,26 @@ def test_sentence_level_scores_of_the_shipped_tagger():
     assert result["split"] == "validation" and result["sentences"] == 40
     # a tagger ranking at random would get about the categories' base rate as AP: 12% on these sentences
     assert result["macro_average_precision"] >= 50 and result["macro_f1"] >= 40
+
+
+def test_lexical_half_round_trips_through_its_file(tmp_path):
+    from nlu.practice_lexical import LexicalPracticeModel
+
+    texts = ["We retain your data for two years.", "We keep logs for 30 days.", "We share data with partners.",
+             "Partners receive your data.", "We retain logs for a year.", "We share your email with partners."]
+    targets = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 0], [0, 1]])
+    model = LexicalPracticeModel.fit(texts, targets)
+    model.save(tmp_path)
+    loaded = LexicalPracticeModel.load(tmp_path)
+    probe = ["How long do you retain logs?", "Who do you share data with?", "unrelated words"]
+    assert np.allclose(loaded.probabilities(probe), model.probabilities(probe), atol=1e-3)
+    retain, share, _ = loaded.probabilities(probe)
+    assert retain[0] > retain[1] and share[1] > share[0]
+
+
+def test_shipped_tagger_mixes_encoder_and_lexical_halves(practices):
+    text = ["We retain server logs for 90 days and then delete them."]
+    j = practices.labels.index("Data Retention")
+    encoder, lexical = practices.encoder_probabilities(text)[0, j], practices.lexical.probabilities(text)[0, j]
+    assert practices.lexical_weight == 0.5 and lexical > 0.5
+    assert practices.probabilities(text)[0, j] == pytest.approx(0.5 * encoder + 0.5 * lexical, abs=1e-6)
