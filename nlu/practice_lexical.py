@@ -6,9 +6,9 @@ where the encoder, trained on few such segments, misses them).
 Saved as `lexical.npz` (vocabulary, idf, weights; no pickle) next to the encoder's release."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
@@ -33,7 +33,7 @@ class LexicalPracticeModel:
     intercepts: np.ndarray  # (n_labels,)
 
     @classmethod
-    def fit(cls, texts: Sequence[str], targets: np.ndarray) -> "LexicalPracticeModel":
+    def fit(cls, texts: Sequence[str], targets: np.ndarray) -> LexicalPracticeModel:
         """Fit on texts and their 0/1 targets, one column per category (classes weighted to balance)."""
         vectorizer = _vectorizer()
         features = vectorizer.fit_transform(texts)
@@ -61,7 +61,7 @@ class LexicalPracticeModel:
         return path
 
     @classmethod
-    def load(cls, directory: Path) -> "LexicalPracticeModel":
+    def load(cls, directory: Path) -> LexicalPracticeModel:
         with np.load(directory / FILE_NAME, allow_pickle=False) as saved:
             vectorizer = _vectorizer({str(term): i for i, term in enumerate(saved["terms"])})
             vectorizer.idf_ = saved["idf"].astype(np.float64)
