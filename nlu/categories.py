@@ -8,7 +8,7 @@ since ingest tags single sentences. One decision threshold per category tuned on
 segments, each stage's epoch chosen on them; applied at ingest to every sentence.
 
 Its probabilities are mixed half and half with a TF-IDF logistic regression trained on the same
-segments and sentences (`nlu.practice_lexical`), and the thresholds are tuned for the mix.
+segments and sentences (`nlu.lexical`), and the thresholds are tuned for the mix.
 
     assistant train categories      # reproduces weights/practice_categories/ (resumes per epoch)
     assistant train categories --lexical-only   # refits only the lexical half (about a minute)
@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 from nlu.encoder import freeze_below, load_base_encoder, load_task_state, mean_pool, top_layer_prefixes, trained_state
-from nlu.practice_lexical import LexicalPracticeModel
+from nlu.lexical import LexicalCategoryModel
 from nlu.release import WEIGHTS_DIR, amend_release, load_release, save_release, sha256_of
 from nlu.training import Checkpoint, EncoderTrainConfig, descend, length_bucketed_batches, optimizer_with_schedule
 
@@ -35,6 +35,7 @@ RELEASE_DIR = WEIGHTS_DIR / "practice_categories"
 # The lexical model's share of the mixed probability: chosen on random halves of the validation
 # segments (thresholds tuned on one half, scored on the other), docs/results.md.
 LEXICAL_WEIGHT = 0.5
+LEXICAL_MIN_DF, LEXICAL_C = 2, 32.0  # the lexical half's recipe, chosen the same way
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / ".train" / "practice_categories"
 SPLITS = {"train": "train_dataset.csv", "validation": "validation_dataset.csv", "test": "test_dataset.csv"}
 
@@ -90,7 +91,7 @@ class PracticeClassifier:
     """Predicts the OPP-115 practice categories of policy texts (sentences or segments)."""
 
     def __init__(self, model: PracticeModel, tokenizer, labels: list[str], thresholds: Sequence[float],
-                 max_length: int = 256, lexical: LexicalPracticeModel | None = None,
+                 max_length: int = 256, lexical: LexicalCategoryModel | None = None,
                  lexical_weight: float = 0.0) -> None:
         self.model = model.eval()
         self.tokenizer = tokenizer
@@ -101,15 +102,15 @@ class PracticeClassifier:
         self.lexical_weight = lexical_weight if lexical is not None else 0.0
 
     @classmethod
-    def load(cls, directory: Path = RELEASE_DIR) -> "PracticeClassifier":
+    def load(cls, directory: Path = RELEASE_DIR, lexical: bool = True) -> "PracticeClassifier":
+        """The release in `directory`; with `lexical=False` its encoder alone."""
         state, config = load_release(directory)
         bert, tokenizer = load_base_encoder()
         model = PracticeModel(bert, len(config["labels"]))
         load_task_state(model, state, directory)
-        lexical_weight = config.get("lexical_weight", 0.0)
-        lexical = LexicalPracticeModel.load(directory) if lexical_weight else None
-        return cls(model, tokenizer, config["labels"], config["thresholds"], lexical=lexical,
-                   lexical_weight=lexical_weight)
+        lexical_weight = config.get("lexical_weight", 0.0) if lexical else 0.0
+        return cls(model, tokenizer, config["labels"], config["thresholds"], lexical_weight=lexical_weight,
+                   lexical=LexicalCategoryModel.load(directory) if lexical_weight else None)
 
     def probabilities(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """(n, n_labels) probabilities: the encoder's, mixed with the lexical model's when there is one."""
@@ -262,18 +263,18 @@ def train_release(stages: Sequence[TrainConfig] = STAGES, log: Callable[[str], N
 
 def fit_lexical(directory: Path = RELEASE_DIR, limit: int | None = None,
                 log: Callable[[str], None] = print) -> dict:
-    """Fit the lexical half (`nlu.practice_lexical`) on the train segments and the train sentences
+    """Fit the lexical half (`nlu.lexical`) on the train segments and the train sentences
     (a category counts when at least half the annotators marked the sentence), mix it into the
     release in `directory` with weight `LEXICAL_WEIGHT`, and tune the thresholds for the mix on the
     validation segments. Rewrites the release's config and manifest; the encoder is untouched."""
     from nlu.practice_sentences import load_sentence_split
 
-    classifier = PracticeClassifier.load(directory)
+    classifier = PracticeClassifier.load(directory, lexical=False)
     labels = classifier.labels
     segments, sentences = load_split("train")[:limit], load_sentence_split("train", limit)
     texts = [e.text for e in segments] + [s.text for s in sentences]
     targets = np.concatenate([_label_matrix(segments, labels), _target_matrix(sentences, labels) >= 0.5])
-    lexical = LexicalPracticeModel.fit(texts, targets)
+    lexical = LexicalCategoryModel.fit(texts, targets, LEXICAL_MIN_DF, LEXICAL_C)
     validation = load_split("validation")[:limit]
     classifier.lexical, classifier.lexical_weight = lexical, LEXICAL_WEIGHT
     probabilities = classifier.probabilities([e.text for e in validation])
@@ -284,7 +285,7 @@ def fit_lexical(directory: Path = RELEASE_DIR, limit: int | None = None,
     amend_release(
         directory,
         config={"thresholds": classifier.thresholds.tolist(), "lexical_weight": LEXICAL_WEIGHT},
-        data={"lexical": f"TF-IDF word 1-2 grams + logistic regression per category (nlu/practice_lexical.py) "
+        data={"lexical": f"TF-IDF word 1-2 grams + logistic regression per category (nlu/lexical.py) "
                          f"on {len(segments)} train segments and {len(sentences)} train sentences"},
         metrics={"validation": result, "validation_of": "the encoder mixed with the lexical half "
                                                          "(the encoder alone: the last of `stages`)"},

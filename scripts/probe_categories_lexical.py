@@ -1,5 +1,5 @@
 """How should the practice tagger's lexical half be built, and how much should it weigh? (A probe on
-the OPP-115 validation split only: prints numbers; the shipped recipe is `nlu/practice_lexical.py`.)
+the OPP-115 validation split only: prints numbers; the shipped recipe is `nlu/lexical.py`.)
 
 For each TF-IDF + logistic-regression recipe, its probabilities are mixed with the shipped encoder's
 (`PracticeClassifier.encoder_probabilities`) at several lexical weights and scored on random halves

@@ -160,14 +160,14 @@ def test_sentence_level_scores_of_the_shipped_tagger():
 
 
 def test_lexical_half_round_trips_through_its_file(tmp_path):
-    from nlu.practice_lexical import LexicalPracticeModel
+    from nlu.lexical import LexicalCategoryModel
 
     texts = ["We retain your data for two years.", "We keep logs for 30 days.", "We share data with partners.",
              "Partners receive your data.", "We retain logs for a year.", "We share your email with partners."]
     targets = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 0], [0, 1]])
-    model = LexicalPracticeModel.fit(texts, targets)
+    model = LexicalCategoryModel.fit(texts, targets, min_df=1, c=32.0)
     model.save(tmp_path)
-    loaded = LexicalPracticeModel.load(tmp_path)
+    loaded = LexicalCategoryModel.load(tmp_path)
     probe = ["How long do you retain logs?", "Who do you share data with?", "unrelated words"]
     assert np.allclose(loaded.probabilities(probe), model.probabilities(probe), atol=1e-3)
     retain, share, _ = loaded.probabilities(probe)
@@ -180,3 +180,18 @@ def test_shipped_tagger_mixes_encoder_and_lexical_halves(practices):
     encoder, lexical = practices.encoder_probabilities(text)[0, j], practices.lexical.probabilities(text)[0, j]
     assert practices.lexical_weight == 0.5 and lexical > 0.5
     assert practices.probabilities(text)[0, j] == pytest.approx(0.5 * encoder + 0.5 * lexical, abs=1e-6)
+
+
+def test_refitting_the_lexical_half_reproduces_the_shipped_one(tmp_path):
+    import shutil
+
+    from nlu.categories import fit_lexical
+
+    directory = tmp_path / "practice_categories"
+    shutil.copytree(CATEGORIES_DIR, directory)
+    (directory / "lexical.npz").unlink()
+    result = fit_lexical(directory, log=lambda _: None)
+    assert (directory / "lexical.npz").read_bytes() == (CATEGORIES_DIR / "lexical.npz").read_bytes()
+    shipped = json.loads((CATEGORIES_DIR / "config.json").read_text())
+    assert json.loads((directory / "config.json").read_text())["thresholds"] == shipped["thresholds"]
+    assert result["validation"] == json.loads((CATEGORIES_DIR / "manifest.json").read_text())["metrics"]["validation"]

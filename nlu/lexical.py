@@ -1,9 +1,9 @@
-"""A lexical practice-category model: TF-IDF word uni- and bigrams with one logistic regression per
-category. It is mixed with the fine-tuned encoder in `nlu.categories.PracticeClassifier`: the two
+"""A lexical multi-label category model: TF-IDF word uni- and bigrams with one logistic regression
+per category. The practice tagger (`nlu.categories`) mixes it with its fine-tuned encoder: the two
 make different mistakes (the words "retain", "period", "delete after" carry Data Retention even
-where the encoder, trained on few such segments, misses them).
+where the encoder, trained on few such segments, is unsure).
 
-Saved as `lexical.npz` (vocabulary, idf, weights; no pickle) next to the encoder's release."""
+Saved as `lexical.npz` (vocabulary, idf, weights; no pickle) next to its release's weights."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -16,16 +16,14 @@ from sklearn.linear_model import LogisticRegression
 
 FILE_NAME = "lexical.npz"
 NGRAM_RANGE = (1, 2)
-MIN_DF = 2
-C = 32.0  # inverse L2 strength; chosen on validation with the recipe in docs/results.md
 
 
-def _vectorizer(vocabulary: dict[str, int] | None = None) -> TfidfVectorizer:
-    return TfidfVectorizer(ngram_range=NGRAM_RANGE, min_df=MIN_DF, sublinear_tf=True, vocabulary=vocabulary)
+def _vectorizer(min_df: int = 1, vocabulary: dict[str, int] | None = None) -> TfidfVectorizer:
+    return TfidfVectorizer(ngram_range=NGRAM_RANGE, min_df=min_df, sublinear_tf=True, vocabulary=vocabulary)
 
 
 @dataclass
-class LexicalPracticeModel:
+class LexicalCategoryModel:
     """Per-category logistic regressions over a fitted TF-IDF vocabulary."""
 
     vectorizer: TfidfVectorizer
@@ -33,9 +31,10 @@ class LexicalPracticeModel:
     intercepts: np.ndarray  # (n_labels,)
 
     @classmethod
-    def fit(cls, texts: Sequence[str], targets: np.ndarray) -> LexicalPracticeModel:
-        """Fit on texts and their 0/1 targets, one column per category (classes weighted to balance)."""
-        vectorizer = _vectorizer()
+    def fit(cls, texts: Sequence[str], targets: np.ndarray, min_df: int, c: float) -> LexicalCategoryModel:
+        """Fit on texts and their 0/1 targets, one column per category (classes weighted to balance;
+        `min_df`: the fewest texts a term must occur in; `c`: inverse L2 strength)."""
+        vectorizer = _vectorizer(min_df)
         features = vectorizer.fit_transform(texts)
         weights, intercepts = [], []
         for column in np.asarray(targets, dtype=bool).T:
@@ -43,7 +42,7 @@ class LexicalPracticeModel:
                 weights.append(np.zeros(features.shape[1]))
                 intercepts.append(10.0 if column.all() else -10.0)
                 continue
-            regression = LogisticRegression(C=C, max_iter=3000, class_weight="balanced").fit(features, column)
+            regression = LogisticRegression(C=c, max_iter=3000, class_weight="balanced").fit(features, column)
             weights.append(regression.coef_[0])
             intercepts.append(regression.intercept_[0])
         return cls(vectorizer, np.asarray(weights, dtype=np.float32), np.asarray(intercepts, dtype=np.float32))
@@ -61,8 +60,8 @@ class LexicalPracticeModel:
         return path
 
     @classmethod
-    def load(cls, directory: Path) -> LexicalPracticeModel:
+    def load(cls, directory: Path) -> LexicalCategoryModel:
         with np.load(directory / FILE_NAME, allow_pickle=False) as saved:
-            vectorizer = _vectorizer({str(term): i for i, term in enumerate(saved["terms"])})
+            vectorizer = _vectorizer(vocabulary={str(term): i for i, term in enumerate(saved["terms"])})
             vectorizer.idf_ = saved["idf"].astype(np.float64)
             return cls(vectorizer, saved["weights"].astype(np.float32), saved["intercepts"].astype(np.float32))
