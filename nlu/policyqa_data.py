@@ -25,6 +25,7 @@ import html
 import json
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -96,6 +97,36 @@ def train_policies() -> list[str]:
     return [name for name in opp115_policies() if name not in held_out]
 
 
+@dataclass(frozen=True)
+class AnnotationRow:
+    """One annotator's practice on one segment, as in OPP-115's annotation files."""
+
+    segment_id: int
+    annotator: str
+    practice: str
+    attributes: dict[str, dict]  # attribute → {"selectedText", "startIndexInSegment", "value", …}
+
+    def highlights(self) -> Iterator[tuple[str, dict, str]]:
+        """(attribute, its annotation, the highlighted text with whitespace collapsed) for each
+        attribute whose highlight has text and an offset."""
+        for attribute, value in self.attributes.items():
+            text = " ".join(html.unescape(value.get("selectedText") or "").split())
+            if text and text != "null" and value.get("startIndexInSegment", -1) >= 0:
+                yield attribute, value, text
+
+
+def annotated_policy(path: Path) -> tuple[list[str], list[AnnotationRow]]:
+    """An OPP-115 policy's segments (as PolicyQA shows them) and its annotation rows."""
+    from assistant.corpora import corpus_dir
+
+    segments = [segment_text(s) for s in path.read_text(encoding="utf-8").split("|||")]
+    policy_id = path.stem.split("_", 1)[0]
+    (annotation_file,) = (corpus_dir("opp115") / "annotations").glob(f"{policy_id}_*.csv")
+    with open(annotation_file, newline="", encoding="utf-8") as handle:
+        rows = [AnnotationRow(int(row[4]), row[2], row[5], json.loads(row[6])) for row in csv.reader(handle)]
+    return segments, rows
+
+
 @dataclass
 class RebuildCounts:
     policies: int = 0
@@ -109,43 +140,31 @@ class RebuildCounts:
 
 def rebuild_train(seed: int = 13) -> tuple[list[QAExample], RebuildCounts]:
     """The PolicyQA train split rebuilt from OPP-115 (see the module docstring)."""
-    from assistant.corpora import corpus_dir
-
     rng = random.Random(seed)
     templates = question_templates()
     policy_files = opp115_policies()
-    annotations = corpus_dir("opp115") / "annotations"
     counts = RebuildCounts()
     groups: dict[tuple[str, int, str], dict[tuple[str, int], None]] = {}
     contexts: dict[tuple[str, int], str] = {}
     for name in train_policies():
         counts.policies += 1
-        path = policy_files[name]
-        segments = [segment_text(s) for s in path.read_text(encoding="utf-8").split("|||")]
-        policy_id = path.stem.split("_", 1)[0]
-        (annotation_file,) = annotations.glob(f"{policy_id}_*.csv")
-        with open(annotation_file, newline="", encoding="utf-8") as handle:
-            rows = list(csv.reader(handle))
+        segments, rows = annotated_policy(policy_files[name])
         for row in rows:
-            segment_id, practice, attributes = int(row[4]), row[5], json.loads(row[6])
-            for attribute, value in attributes.items():
-                text = " ".join(html.unescape(value.get("selectedText") or "").split())
-                if not text or text == "null" or value.get("startIndexInSegment", -1) < 0:
-                    continue
+            for attribute, value, text in row.highlights():
                 counts.spans += 1
-                if practice == SKIPPED_PRACTICE or value["value"] == SKIPPED_VALUE:
+                if row.practice == SKIPPED_PRACTICE or value["value"] == SKIPPED_VALUE:
                     counts.skipped_other_or_unspecified += 1
                     continue
-                triple = f"{practice}|||{attribute}|||{value['value']}"
+                triple = f"{row.practice}|||{attribute}|||{value['value']}"
                 if triple not in templates:
                     counts.skipped_no_question += 1
                     continue
-                start = locate_span(segments[segment_id], text, value["startIndexInSegment"])
+                start = locate_span(segments[row.segment_id], text, value["startIndexInSegment"])
                 if start is None:
                     counts.skipped_not_found += 1
                     continue
-                contexts[(name, segment_id)] = segments[segment_id]
-                groups.setdefault((name, segment_id, triple), {})[(text, start)] = None
+                contexts[(name, row.segment_id)] = segments[row.segment_id]
+                groups.setdefault((name, row.segment_id, triple), {})[(text, start)] = None
     examples = [
         QAExample(
             f"opp115-{name}-{segment_id}-{number}", name, rng.choice(templates[triple]),

@@ -14,16 +14,13 @@ so no sentence of a validation or test segment is ever trained on.
 from __future__ import annotations
 
 import collections
-import csv
-import html
-import json
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from assistant.sentences import split_sentences
 from nlu.categories import load_split
-from nlu.policyqa_data import locate_span, opp115_policies, segment_text
+from nlu.policyqa_data import annotated_policy, locate_span, opp115_policies
 
 OTHER_TYPES = ("Introductory/Generic", "Practice not covered", "Privacy contact information")
 MIN_CHARACTERS = 20  # shorter sentences (headings, "Cookies.") are too ambiguous to place in one split
@@ -67,34 +64,25 @@ def _label_of(practice: str, attributes: dict) -> str | None:
 
 @cache
 def _policy_sentences(name: str, path) -> tuple[LabelledSentence, ...]:
-    from assistant.corpora import corpus_dir
-
-    segments = [segment_text(s) for s in path.read_text(encoding="utf-8").split("|||")]
-    policy_id = path.stem.split("_", 1)[0]
-    (annotation_file,) = (corpus_dir("opp115") / "annotations").glob(f"{policy_id}_*.csv")
-    with open(annotation_file, newline="", encoding="utf-8") as handle:
-        rows = list(csv.reader(handle))
+    segments, rows = annotated_policy(path)
     annotators: dict[int, set[str]] = collections.defaultdict(set)
     # (segment, sentence) → {(annotator, label)}
     marks: dict[tuple[int, int], set[tuple[str, str]]] = collections.defaultdict(set)
     spans: dict[int, list[tuple[int, int]]] = {}
     for row in rows:
-        segment_id, practice, attributes, annotator = int(row[4]), row[5], json.loads(row[6]), row[2]
-        annotators[segment_id].add(annotator)
+        segment_id = row.segment_id
+        annotators[segment_id].add(row.annotator)
         sentences = spans.setdefault(segment_id, split_sentences(segments[segment_id]))
-        label = _label_of(practice, attributes)
+        label = _label_of(row.practice, row.attributes)
         if label is None:
             continue
-        for value in attributes.values():
-            text = " ".join(html.unescape(value.get("selectedText") or "").split())
-            if not text or text == "null" or value.get("startIndexInSegment", -1) < 0:
-                continue
+        for _, value, text in row.highlights():
             start = locate_span(segments[segment_id], text, value["startIndexInSegment"])
             if start is None:
                 continue
             for k, (s, e) in enumerate(sentences):
                 if start < e and start + len(text) > s:
-                    marks[(segment_id, k)].add((annotator, label))
+                    marks[(segment_id, k)].add((row.annotator, label))
     labelled = []
     for segment_id, sentences in spans.items():
         for k, (s, e) in enumerate(sentences):
