@@ -103,7 +103,8 @@ class PracticeClassifier:
 
     @classmethod
     def load(cls, directory: Path = RELEASE_DIR, lexical: bool = True) -> "PracticeClassifier":
-        """The release in `directory`; with `lexical=False` its encoder alone."""
+        """The release in `directory`; with `lexical=False` its encoder alone (for refitting the
+        lexical half or probing the encoder: the stored thresholds are tuned for the mix)."""
         state, config = load_release(directory)
         bert, tokenizer = load_base_encoder()
         model = PracticeModel(bert, len(config["labels"]))
