@@ -35,7 +35,8 @@ ProgressCallback = Callable[[str, int, int], None]
 POLICY_SILENT = "policy_silent"
 # What ingest computes for every sentence. Stored with each version: identical content ingested
 # by an older pipeline (e.g. before sentences were tagged with practices) becomes a new version.
-INGEST_PIPELINE = (f"{EMBEDDER_NAME}; OPP-115 practice tagger v4 (segments, then sentences; mixed with TF-IDF; scores kept); "
+INGEST_PIPELINE = (f"{EMBEDDER_NAME}; "
+                   "OPP-115 practice tagger v4 (segments, then sentences; mixed with TF-IDF; scores kept); "
                    "retriever fine-tuned on PolicyQA v1; PolicyIE v3 (CRF)")
 MAX_NAME_CHARS = 100
 
