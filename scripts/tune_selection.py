@@ -4,7 +4,9 @@ Scores every sentence of the policy once per question (`Assistant.rank_evidence`
 score and no context share: the fine-tuned retriever's calibrated relevance, the category agreement
 and the practice match), then sweeps offline, scoring with the engine's own `assistant.selection`
 and selecting as `Assistant.ask` does: the practice-match weight, the category bonus, the context
-weight, the evidence margin, the evidence cap and `silence_threshold`. Prints the sentence-level F1
+weight (only for a file that keeps the policies' sentence order: the reconstructed dev file does
+not, so there it stays 0 and is chosen by `scripts/tune_context.py` on PolicyQA dev instead), the
+evidence margin, the evidence cap and `silence_threshold`. Prints the sentence-level F1
 (Ravichander et al. 2019 metric) and answerability of the best settings, and, to show how much of
 the gain is fitted to the file, a leave-one-policy-out score: each policy's questions scored with
 the settings that are best on the other policies' questions.
@@ -43,7 +45,7 @@ SILENCE_THRESHOLDS = (0.05,)  # tuned before (best in every row, docs/results.md
 
 @dataclasses.dataclass(frozen=True)
 class DevRow:
-    """One dev question with every sentence of its policy scored once (document order)."""
+    """One dev question with every sentence of its policy scored once (in the file's order)."""
 
     question: object  # assistant.evaluation.privacyqa question: .question, .policy_id, .references
     reason: str | None  # the question classifier's or the category rule's refusal
@@ -77,7 +79,8 @@ def main() -> None:
     results = []  # (settings, per-question F1, score, answerability)
     for match_weight, bonus in itertools.product(MATCH_WEIGHTS, BONUSES):
         topics = [topic_scores(row.on_topic, row.match, bonus, match_weight) for row in rows]
-        for weight, margin, cap, silence in itertools.product(CONTEXT_WEIGHTS, MARGINS, CAPS, SILENCE_THRESHOLDS):
+        context_weights = CONTEXT_WEIGHTS if dataset.ordered else (0.0,)  # no order, no neighbours
+        for weight, margin, cap, silence in itertools.product(context_weights, MARGINS, CAPS, SILENCE_THRESHOLDS):
             predictions = [select(row, topic, weight, margin, cap, silence) for row, topic in zip(rows, topics)]
             per_question = [question_score(p, row.question.references) for p, row in zip(predictions, rows)]
             answerability = binary_score((bool(p), row.question.answerable) for p, row in zip(predictions, rows))

@@ -23,6 +23,7 @@ from assistant.evaluation.privacyqa import (
     RECONSTRUCTED,
     QuestionResult,
     baseline_predictions,
+    evaluate,
     load_privacyqa,
     render_report,
     run_privacyqa,
@@ -229,6 +230,27 @@ def test_official_file_scored_end_to_end(tmp_path, embedder, retriever, policyie
     assert out["f1"] == round(100 * report.score.f1, 1)
 
 
+def test_file_without_sentence_order_is_scored_without_neighbours(tmp_path, embedder, retriever, policyie):
+    """A reconstructed file is stored shuffled, and the run ignores the neighbours' share."""
+    from assistant.config import Settings
+
+    path = tmp_path / "lb.json"
+    path.write_text(json.dumps({"policies": {"fiverr": FIVERR}, "questions": [
+        {"app": "fiverr", "question": question, "relevant": sorted(judged.get("Ann1", ()))}
+        for doc, _, _, question, judged in QUESTIONS if doc.startswith("Fiverr")
+    ]}), encoding="utf-8")
+    dataset = load_privacyqa(path)
+    assert not dataset.ordered and dataset.policies["fiverr"] != FIVERR
+    models = {"embedder": embedder, "retriever": retriever, "policyie": policyie}
+    runs = [evaluate(dataset, settings=Settings(home=tmp_path / "unused", context_weight=weight), **models)
+            for weight in (0.0, 5.0)]
+    assert not runs[1].ordered
+    assert [r.predicted for r in runs[1].results] == [r.predicted for r in runs[0].results]
+    assert runs[0].results[0].answerable and runs[0].results[0].predicted
+    # The official file keeps SentID order, so there the weight is the engine's.
+    assert load_privacyqa(write_official(tmp_path / "policy_test_data.csv")).ordered
+
+
 def test_limit_keeps_the_first_questions_and_only_their_policies(tmp_path):
     dataset = load_privacyqa(write_official(tmp_path / "policy_test_data.csv")).limited(2)
     assert [q.id for q in dataset.questions] == ["Fiverr _1_0", "Fiverr  _1_1"]
@@ -287,8 +309,17 @@ def test_reconstructed_loader_on_lb_dev(lb_dev):
     assert all(len(q.references) == 1 for q in dataset.questions)
     assert sum(q.answerable for q in dataset.questions) == 181
     assert all(q.categories is not None for q in dataset.questions)  # incl. the 3 without query ids
+    # The file's order leaks its labels, so the loader shuffles each policy (fixed seed) and remaps.
+    assert not dataset.ordered
+    raw = json.loads(lb_dev.read_text(encoding="utf-8"))
+    assert all(sorted(dataset.policies[app]) == sorted(sentences) for app, sentences in raw["policies"].items())
+    assert dataset.policies["com.fiverr.fiverr"] != raw["policies"]["com.fiverr.fiverr"]
+    for question, item in zip(dataset.questions, raw["questions"], strict=True):
+        sentences, original = dataset.policies[question.policy_id], raw["policies"][item["app"]]
+        assert {sentences[i] for i in question.references[0]} == {original[i] for i in item["relevant"]}
+    assert load_privacyqa(lb_dev).policies == dataset.policies  # the same order every time
     by_id = {q.id: q for q in dataset.questions}
-    assert by_id["Fiverr _1_13"].references == [{30, 33, 36, 37, 38, 39, 40, 41, 42}]
+    assert len(by_id["Fiverr _1_13"].references[0]) == 9
     # With one reference, "no answer" scores exactly the unanswerable share: 16/197 = 8.1 %.
     no_answer = mean_score(question_score(set(), q.references) for q in dataset.questions)
     assert no_answer.f1 == pytest.approx(16 / 197)

@@ -20,7 +20,9 @@ Input files (the format is detected from the content, the suffix only breaks tie
 - the reconstructed LegalBench dev file `privacyqa_lb_dev.json`, shipped in the PrivacyQA corpus:
   `assistant.corpora.corpus_dir("privacyqa") / "privacyqa_lb_dev.json"` (i.e.
   `data/corpora/.extracted/privacyqa/privacyqa_lb_dev.json` once extracted). One reference per
-  question: `relevant`.
+  question: `relevant`. The file lost the policies' sentence order, and its own order leaks the
+  labels, so the loader stores the sentences in a fixed shuffled order and the run turns the
+  engine's neighbours' share off (`unordered`).
 
 Every number in the report (`PrivacyQAReport.to_json`) is a *percentage with one decimal* (0–100),
 as in the paper's tables. `answerability` scores the answerable class, a question being
@@ -45,6 +47,7 @@ import csv
 import dataclasses
 import hashlib
 import json
+import random
 import re
 import tempfile
 import time
@@ -125,6 +128,9 @@ class PrivacyQADataset:
     format: str  # OFFICIAL or RECONSTRUCTED
     policies: dict[str, list[str]]
     questions: list[PrivacyQAQuestion]
+    # False when the file does not keep the policies' sentence order (the reconstructed file): the
+    # sentences are then in a fixed shuffled order, and nothing may use neighbours (see `unordered`).
+    ordered: bool = True
 
     def limited(self, limit: int | None) -> PrivacyQADataset:
         """The first `limit` questions and only the policies they need (all of them for None)."""
@@ -358,7 +364,31 @@ def load_reconstructed(path: Path, flags: CategoryFlags | None = None) -> Privac
         ))
     if not questions:
         raise AssistantError(f"{path}: no questions.")
-    return PrivacyQADataset(path, RECONSTRUCTED, policies, questions)
+    return unordered(PrivacyQADataset(path, RECONSTRUCTED, policies, questions))
+
+
+def unordered(dataset: PrivacyQADataset) -> PrivacyQADataset:
+    """The dataset with each policy's sentences in a fixed pseudo-random order (seeded by the
+    policy id), references remapped, and `ordered=False`.
+
+    The reconstructed file lost the policies' order: its sentences are numbered in the order they
+    first occur in the LegalBench task, whose rows come grouped by question with the relevant
+    sentences first. That order carries the labels — the sentences one question marked relevant
+    sit side by side — so anything that looks at neighbours would score on it (the neighbours'
+    share did: docs/results.md). Shuffling removes it; the harness also turns the neighbours'
+    share off for such files.
+    """
+    policies, moved = {}, {}
+    for policy_id, sentences in dataset.policies.items():
+        seed = int.from_bytes(hashlib.sha256(policy_id.encode("utf-8")).digest()[:8], "big")
+        order = random.Random(seed).sample(range(len(sentences)), len(sentences))  # new position -> old index
+        policies[policy_id] = [sentences[old] for old in order]
+        moved[policy_id] = {old: new for new, old in enumerate(order)}
+    questions = [
+        dataclasses.replace(q, references=[frozenset(moved[q.policy_id][i] for i in r) for r in q.references])
+        for q in dataset.questions
+    ]
+    return dataclasses.replace(dataset, policies=policies, questions=questions, ordered=False)
 
 
 # -- baselines -------------------------------------------------------------------------------
@@ -407,6 +437,7 @@ class PrivacyQAReport:
     by_category: dict[str, tuple[int, Score]]  # OPP-115 category -> (questions, assistant's score)
     baselines: dict[str, Score]
     seconds: float
+    ordered: bool = True  # False: the file lost the sentence order (no neighbours' share)
 
     @property
     def uncategorised(self) -> int:
@@ -466,6 +497,8 @@ def evaluate(
     results = []
     with tempfile.TemporaryDirectory(prefix="privacyqa-eval-") as home:
         run_settings = dataclasses.replace(base, home=Path(home))
+        if not dataset.ordered:  # no document order, so no neighbours (see `unordered`)
+            run_settings = dataclasses.replace(run_settings, context_weight=0.0)
         assistant = Assistant(run_settings, **models)
         try:
             for done, (policy_id, sentences) in enumerate(dataset.policies.items()):
@@ -520,6 +553,7 @@ def summarise(dataset: PrivacyQADataset, results: list[QuestionResult], seconds:
         by_category=by_category,
         baselines=baselines,
         seconds=seconds,
+        ordered=dataset.ordered,
     )
 
 
@@ -564,6 +598,9 @@ def render_report(report: PrivacyQAReport) -> Group:
     parts: list = [heading, main, answerability, categories]
     if report.uncategorised:
         parts.append(Text(f"{report.uncategorised} question(s) not found in the category flag files.", style="dim"))
+    if not report.ordered:
+        parts.append(Text("The file does not keep the policies' sentence order: sentences were stored in a "
+                          "fixed shuffled order, with the neighbours' share off.", style="dim"))
     parts.append(Text(f"All numbers are percentages. {report.seconds:.0f} s.", style="dim"))
     return Group(*parts)
 
