@@ -47,9 +47,11 @@ DEFAULT_CATEGORY_OVERRIDE = 0.5
 # (assistant/selection.py). Tuned on the PrivacyQA dev file.
 DEFAULT_PRACTICE_MATCH_WEIGHT = 6.0
 
-# A sentence's selection logit adds this share of the mean of its two neighbours' logits (answers
-# are passages; assistant/selection.py). Tuned on the PrivacyQA dev file.
-DEFAULT_CONTEXT_WEIGHT = 0.7
+# A sentence's selection logit may add this share of the mean of its two neighbours' logits
+# (assistant/selection.py). Off: the 0.7 once tuned on the PrivacyQA dev file only scored on that
+# file's label-leaking sentence order, and where the order is real (PolicyQA dev, in document
+# order: scripts/tune_context.py) any share ranks worse (docs/results.md).
+DEFAULT_CONTEXT_WEIGHT = 0.0
 
 # How many of the best-scored sentences are ranked, and how many of the best of them the MS MARCO
 # cross-encoder re-scores (0: none, the fine-tuned retriever's calibrated score ranks them: it

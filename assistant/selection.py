@@ -2,13 +2,13 @@
 
 A sentence's selection logit is its relevance logit (the retriever's calibrated cosine), plus its
 topic score (`topic_scores`: how well the practices the tagger found in the sentence match the
-practices the question asks about), plus `context_weight` × the mean of its neighbours' logits:
-answers in policies are passages, and a sentence amid relevant sentences is likely part of the same
-answer (docs/results.md). Only neighbours that can be evidence count: at the document's edges, or
-beside a heading-question, the one remaining neighbour speaks, and with none the sentence's own
-logit stands in. The evidence set is every sentence whose selection logit comes within
-`margin` of the answer sentence's (`within_margin`), so its size follows the scores. One module,
-so that the engine and the tuning script (scripts/tune_selection.py) score alike.
+practices the question asks about), plus `context_weight` × the mean of its neighbours' logits
+(off by default: no data with real sentence order shows it helping; docs/results.md). Only
+neighbours that can be evidence count: at the document's edges, or beside a heading-question, the
+one remaining neighbour speaks, and with none the sentence's own logit stands in. The evidence
+set is every sentence whose selection logit comes within `margin` of the answer sentence's
+(`within_margin`), so its size follows the scores. One module, so that the engine and the tuning
+script (scripts/tune_selection.py) score alike.
 """
 from __future__ import annotations
 

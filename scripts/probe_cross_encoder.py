@@ -7,7 +7,8 @@ from the fine-tuned retriever's top 20, and 2 at random), softmax over the 4. Th
 every question of `privacyqa_lb_dev.json`, the 60 best sentences by the engine's relevance plus
 practice match, adds `w` × the cross-encoder's logit (standardised over those 60; the others sink
 by 3 × w) to the relevance logit, and sweeps the selection settings as `scripts/tune_selection.py`
-does (a smaller grid), with its leave-one-policy-out check. Nothing is shipped; the numbers go to
+does (a smaller grid; the context weight only where the file keeps its sentence order), with its
+leave-one-policy-out check. Nothing is shipped; the numbers go to
 docs/results.md. About 2.4 s per step on one core, plus 10–20 minutes of scoring.
 
     .venv/bin/python scripts/probe_cross_encoder.py [--steps 600] [--seed 13]
@@ -144,11 +145,12 @@ def main() -> None:
             texts = [sentences[i] for i in candidates]
             scores[candidates] = cross_scores(model, tokenizer, row.question.question, texts)
         cross.append(scores)
+    grid = GRID if dataset.ordered else {**GRID, "context_weight": (0.0,)}  # no order, no neighbours
     variants = {0.0: [row.relevance for row in rows]}
     variants |= {w: [mixed_relevance(row, c, w) for row, c in zip(rows, cross)] for w in WEIGHTS}
     results = []  # ((cross weight, match weight, context, margin, cap), per-question F1, mean score)
     for weight, relevance in variants.items():
-        for match_weight, context, margin, cap in itertools.product(*GRID.values()):
+        for match_weight, context, margin, cap in itertools.product(*grid.values()):
             predictions = []
             for row, mixed in zip(rows, relevance):
                 if row.reason is not None or _sigmoid(row.relevance.max()) < SILENCE:  # silence on the retriever alone
