@@ -19,51 +19,27 @@ is a dev split; nothing here reads a test split.
 from __future__ import annotations
 
 import itertools
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from rich.console import Console
 from rich.table import Table
+from tune_selection import dev_rows, select  # scripts/ is on sys.path when this script runs
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tune_selection import dev_rows, select  # noqa: E402
-
-from assistant.config import Settings  # noqa: E402
-from assistant.evaluation.metrics import mean_score, question_score  # noqa: E402
-from assistant.selection import selection_logits, topic_scores  # noqa: E402
-from assistant.sentences import split_sentences  # noqa: E402
-from nlu.policyqa_data import annotated_policy, load_split, opp115_policies  # noqa: E402
-from retrieval.pairs import build_pairs  # noqa: E402
+from assistant.config import Settings
+from assistant.evaluation.metrics import mean_score, question_score
+from assistant.evaluation.privacyqa import PrivacyQADataset, PrivacyQAQuestion
+from assistant.selection import selection_logits, topic_scores
+from assistant.sentences import split_sentences
+from nlu.policyqa_data import annotated_policy, load_split, opp115_policies
+from retrieval.pairs import build_pairs
 
 CONTEXT_WEIGHTS = (0.0, 0.3, 0.5, 0.7, 1.0)
 MARGINS = (2.0, 3.0, 5.0, 8.0)
 CAPS = (3, 5, 10, 20)
 
 
-@dataclass(frozen=True)
-class Query:
-    """The fields of a PrivacyQA question that `dev_rows` and `select` read."""
-
-    id: str
-    policy_id: str
-    question: str
-    references: list[frozenset[int]]
-
-    @property
-    def answerable(self) -> bool:
-        return any(self.references)
-
-
-@dataclass(frozen=True)
-class OrderedDev:
-    policies: dict[str, list[str]]  # policy -> its sentences in document order
-    questions: list[Query]
-    ordered: bool = True
-
-
-def policyqa_dev() -> OrderedDev:
+def policyqa_dev() -> PrivacyQADataset:
     """PolicyQA dev's policies in document order, with one query per distinct question."""
     examples = load_split("dev")
     pairs = build_pairs(examples)
@@ -78,8 +54,14 @@ def policyqa_dev() -> OrderedDev:
         relevant = pairs.relevant[(policy, triple)]
         reference = frozenset(i for i, s in enumerate(policies[policy]) if s in relevant)
         if reference:
-            queries.append(Query(str(n), policy, question, [reference]))
-    return OrderedDev(policies, queries)
+            queries.append(PrivacyQAQuestion(str(n), policy, question, [reference]))
+    return PrivacyQADataset(Path("PolicyQA dev"), "policyqa-dev", policies, queries, ordered=True)
+
+
+def set_f1(rows, topics, context_weight: float, margin: float, cap: int) -> float:
+    """Mean set F1 of the evidence `select` picks (never silent: every query has a reference)."""
+    return mean_score(question_score(select(row, topic, context_weight, margin, cap, 0.0), row.question.references)
+                      for row, topic in zip(rows, topics)).f1
 
 
 def main() -> None:
@@ -101,13 +83,8 @@ def main() -> None:
             hits = [rank for rank, i in enumerate(top) if i in reference]
             mrr.append(1 / (hits[0] + 1) if hits else 0.0)
             recall.append(len(hits) / len(reference))
-
-        def f1(margin: float, cap: int) -> float:
-            return mean_score(question_score(select(row, topic, weight, margin, cap, 0.0), row.question.references)
-                              for row, topic in zip(rows, topics)).f1
-
-        engine = f1(settings.evidence_margin, 20)
-        best_f1, best_cell = max((f1(m, c), (m, c)) for m, c in itertools.product(MARGINS, CAPS))
+        engine = set_f1(rows, topics, weight, settings.evidence_margin, 20)
+        best_f1, best_cell = max((set_f1(rows, topics, weight, m, c), (m, c)) for m, c in itertools.product(MARGINS, CAPS))
         table.add_row(f"{weight:g}", *(f"{100 * v:.1f}" for v in (np.mean(mrr), np.mean(recall), engine, best_f1)),
                       f"{best_cell[0]:g}, {best_cell[1]}")
     Console().print(table)
