@@ -1,4 +1,4 @@
-"""Training data for the question-only classifiers, built from what exists (see docs/answerability.md).
+"""Training data for the question-only classifiers, built from what exists (docs/results.md, "Answerability").
 
 - answerable: PolicyQA dev questions (answerable by construction) and PrivacyQA train questions
   that experts placed in an OPP-115 category (those they could place nowhere are left out: many
