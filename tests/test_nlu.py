@@ -9,7 +9,6 @@ import pytest
 
 from nlu.categories import RELEASE_DIR as CATEGORIES_DIR
 from nlu.categories import PracticeClassifier
-from nlu.questions import RELEASE_DIR as QUESTIONS_DIR
 from nlu.questions import QuestionClassifier
 
 COMMANDS = {"practice_categories": "categories", "question_classifier": "questions", "retriever": "retriever",
