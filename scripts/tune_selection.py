@@ -112,14 +112,14 @@ def leave_one_policy_out(rows: list[DevRow], results: list[tuple], log=lambda _:
     return float(held_out.mean())
 
 
-def dev_rows(dataset) -> list[DevRow]:
+def dev_rows(dataset, **models) -> list[DevRow]:
     """Every dev question with every sentence of its policy scored once by `Assistant.rank_evidence`
-    (no topic score, no context share)."""
+    (no topic score, no context share). `models` go to the `Assistant` (e.g. another `retriever`)."""
     rows = []
     with tempfile.TemporaryDirectory() as home:
         settings = dataclasses.replace(Settings.from_env(), home=Path(home), category_bonus=0.0,
                                        practice_match_weight=0.0, context_weight=0.0, candidates=1_000_000)
-        assistant = Assistant(settings)
+        assistant = Assistant(settings, **models)
         for name, sentences in dataset.policies.items():
             digest = hashlib.sha256("\n".join(sentences).encode()).hexdigest()
             assistant.store_policy(policy_from_sentences(sentences), name, "tune", digest)
