@@ -8,8 +8,8 @@ every question of `privacyqa_lb_dev.json`, the 60 best sentences by the engine's
 practice match, adds `w` × the cross-encoder's logit (standardised over those 60; the others sink
 by 3 × w) to the relevance logit, and sweeps the selection settings as `scripts/tune_selection.py`
 does (a smaller grid; the context weight only where the file keeps its sentence order), with its
-leave-one-policy-out check. Nothing is shipped; the numbers go to
-docs/results.md. About 2.4 s per step on one core, plus 10–20 minutes of scoring.
+leave-one-policy-out check. Nothing is shipped; the numbers go to docs/results.md. About 2.4 s
+per step on one core, plus 10–20 minutes of scoring.
 
     .venv/bin/python scripts/probe_cross_encoder.py [--steps 600] [--seed 13]
 """

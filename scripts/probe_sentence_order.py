@@ -14,11 +14,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import random
 
 from assistant.config import Settings
 from assistant.corpora import corpus_dir
-from assistant.evaluation.privacyqa import PrivacyQADataset, evaluate, load_privacyqa
+from assistant.evaluation.privacyqa import PrivacyQADataset, evaluate, load_privacyqa, unordered
 
 
 def in_file_order(dataset: PrivacyQADataset) -> PrivacyQADataset:
@@ -30,16 +29,9 @@ def in_file_order(dataset: PrivacyQADataset) -> PrivacyQADataset:
 
 
 def permuted(dataset: PrivacyQADataset, seed: int) -> PrivacyQADataset:
-    """Each policy's sentences in a random order (references remapped), marked as ordered."""
-    rng = random.Random(seed)
-    policies, moved = {}, {}
-    for policy_id, sentences in dataset.policies.items():
-        order = rng.sample(range(len(sentences)), len(sentences))
-        policies[policy_id] = [sentences[old] for old in order]
-        moved[policy_id] = {old: new for new, old in enumerate(order)}
-    questions = [dataclasses.replace(q, references=[frozenset(moved[q.policy_id][i] for i in r) for r in q.references])
-                 for q in dataset.questions]
-    return dataclasses.replace(dataset, policies=policies, questions=questions, ordered=True)
+    """Each policy's sentences in a random order (the harness's `unordered`, another seed), marked
+    as ordered so that the neighbours' share applies."""
+    return dataclasses.replace(unordered(dataset, seed), ordered=True)
 
 
 def main() -> None:

@@ -367,9 +367,9 @@ def load_reconstructed(path: Path, flags: CategoryFlags | None = None) -> Privac
     return unordered(PrivacyQADataset(path, RECONSTRUCTED, policies, questions))
 
 
-def unordered(dataset: PrivacyQADataset) -> PrivacyQADataset:
-    """The dataset with each policy's sentences in a fixed pseudo-random order (seeded by the
-    policy id), references remapped, and `ordered=False`.
+def unordered(dataset: PrivacyQADataset, seed: int = 0) -> PrivacyQADataset:
+    """The dataset with each policy's sentences in a fixed pseudo-random order (seeded by `seed` and
+    the policy id), references remapped, and `ordered=False`.
 
     The reconstructed file lost the policies' order: its sentences are numbered in the order they
     first occur in the LegalBench task, whose rows come grouped by question with the relevant
@@ -380,8 +380,9 @@ def unordered(dataset: PrivacyQADataset) -> PrivacyQADataset:
     """
     policies, moved = {}, {}
     for policy_id, sentences in dataset.policies.items():
-        seed = int.from_bytes(hashlib.sha256(policy_id.encode("utf-8")).digest()[:8], "big")
-        order = random.Random(seed).sample(range(len(sentences)), len(sentences))  # new position -> old index
+        key = policy_id if seed == 0 else f"{seed}:{policy_id}"
+        rng = random.Random(int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big"))
+        order = rng.sample(range(len(sentences)), len(sentences))  # new position -> old index
         policies[policy_id] = [sentences[old] for old in order]
         moved[policy_id] = {old: new for new, old in enumerate(order)}
     questions = [
