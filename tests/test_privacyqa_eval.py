@@ -28,6 +28,7 @@ from assistant.evaluation.privacyqa import (
     render_report,
     run_privacyqa,
     summarise,
+    unordered,
     word_count_ranking,
 )
 from tests.conftest import cli_env
@@ -318,6 +319,10 @@ def test_reconstructed_loader_on_lb_dev(lb_dev):
         sentences, original = dataset.policies[question.policy_id], raw["policies"][item["app"]]
         assert {sentences[i] for i in question.references[0]} == {original[i] for i in item["relevant"]}
     assert load_privacyqa(lb_dev).policies == dataset.policies  # the same order every time
+    reseeded = unordered(dataset, seed=1)  # another seed, another order, the same labels
+    assert reseeded.policies != dataset.policies
+    assert [{reseeded.policies[q.policy_id][i] for i in q.references[0]} for q in reseeded.questions] == [
+        {dataset.policies[q.policy_id][i] for i in q.references[0]} for q in dataset.questions]
     by_id = {q.id: q for q in dataset.questions}
     assert len(by_id["Fiverr _1_13"].references[0]) == 9
     # With one reference, "no answer" scores exactly the unanswerable share: 16/197 = 8.1 %.
