@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 from sklearn.metrics import average_precision_score
-from tune_selection import MARGINS, CAPS, DevRow, dev_rows, leave_one_policy_out, select  # scripts/ on sys.path
+from tune_selection import CAPS, MARGINS, DevRow, dev_rows, leave_one_policy_out, select  # scripts/ on sys.path
 
 from assistant.corpora import corpus_dir
 from assistant.evaluation.metrics import mean_score, question_score
