@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -73,8 +73,8 @@ def _assistant(max_size: int | None = None):
 @_friendly_errors
 def ingest(
     path: Annotated[Path, typer.Argument(help="Policy file: .html, .htm, .md or .txt.")],
-    name: Annotated[Optional[str], typer.Option(help="Name to store it under (default: the file name).")] = None,
-    max_size: Annotated[Optional[int], typer.Option(help="Largest file accepted, in bytes (default 10 MB).")] = None,
+    name: Annotated[str | None, typer.Option(help="Name to store it under (default: the file name).")] = None,
+    max_size: Annotated[int | None, typer.Option(help="Largest file accepted, in bytes (default 10 MB).")] = None,
 ) -> None:
     """Store a policy (a new version if its content changed) and index its sentences."""
     assistant = _assistant(max_size)
@@ -113,8 +113,8 @@ def remove(name: Annotated[str, typer.Argument(help="Policy name.")]) -> None:
 @_friendly_errors
 def ask(
     question: Annotated[str, typer.Argument(help="Your question, in plain English.")],
-    policy: Annotated[Optional[str], typer.Option(help="Policy name (optional when only one is stored).")] = None,
-    version: Annotated[Optional[int], typer.Option(help="Policy version (default: latest).")] = None,
+    policy: Annotated[str | None, typer.Option(help="Policy name (optional when only one is stored).")] = None,
+    version: Annotated[int | None, typer.Option(help="Policy version (default: latest).")] = None,
     top: Annotated[int, typer.Option("--top", min=1, max=20, help="How many evidence sentences to show.")] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
@@ -130,8 +130,8 @@ def ask(
 @app.command()
 @_friendly_errors
 def label(
-    policy: Annotated[Optional[str], typer.Option(help="Policy name (optional when only one is stored).")] = None,
-    version: Annotated[Optional[int], typer.Option(help="Policy version (default: latest).")] = None,
+    policy: Annotated[str | None, typer.Option(help="Policy name (optional when only one is stored).")] = None,
+    version: Annotated[int | None, typer.Option(help="Policy version (default: latest).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the label as JSON.")] = False,
 ) -> None:
     """A privacy "nutrition label" of a stored policy: data collected and shared, with whom, why, how long."""
@@ -168,7 +168,7 @@ def eval_privacyqa(
         "JSON, e.g. data/corpora/.extracted/privacyqa/privacyqa_lb_dev.json.",
     )],
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON (percentages).")] = False,
-    limit: Annotated[Optional[int], typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
     max_evidence: Annotated[
         int, typer.Option(min=1, max=50, help="top_k passed to ask (the cap on selected sentences).")
     ] = DEFAULT_MAX_EVIDENCE,
@@ -205,7 +205,7 @@ def eval_categories(
 def eval_policyie(
     split: Annotated[str, typer.Option(help="PolicyIE split: valid or test (test only for the final report).")] = "test",
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
-    limit: Annotated[Optional[int], typer.Option(min=1, help="Evaluate only the first N sentences.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N sentences.")] = None,
 ) -> None:
     """Intent F1, type-I / type-II slot F1 and exact match of the PolicyIE model (Ahmad et al. 2021)."""
     from nlu.policyie import evaluate
@@ -219,7 +219,7 @@ def eval_policyie(
 def eval_policyqa(
     split: Annotated[str, typer.Option(help="PolicyQA split: dev or test (test only for the final report).")] = "test",
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
-    limit: Annotated[Optional[int], typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
 ) -> None:
     """SQuAD 1.1 exact match and F1 of the span reader on PolicyQA (gold contexts)."""
     from nlu.reader import evaluate

@@ -85,7 +85,7 @@ class Settings:
         return self.home / "indexes"
 
     @classmethod
-    def from_env(cls) -> "Settings":
+    def from_env(cls) -> Settings:
         """`ASSISTANT_HOME`, `ASSISTANT_MAX_BYTES`, `ASSISTANT_SILENCE_THRESHOLD`,
         `ASSISTANT_EVIDENCE_MARGIN`, `ASSISTANT_CATEGORY_CONFIDENCE`, `ASSISTANT_CATEGORY_BONUS`,
         `ASSISTANT_PRACTICE_MATCH_WEIGHT`, `ASSISTANT_CATEGORY_OVERRIDE`, `ASSISTANT_COVERAGE_THRESHOLD`,

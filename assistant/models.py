@@ -43,7 +43,7 @@ class Facts:
         return {"intent": self.intent, "slots": [asdict(s) for s in self.slots]}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Facts":
+    def from_dict(cls, data: dict[str, Any]) -> Facts:
         return cls(data["intent"], tuple(Slot(**s) for s in data["slots"]))
 
 

@@ -41,13 +41,13 @@ _ITEM_TAGS = frozenset({"li", "td", "th", "dt", "dd", "caption"})
 
 _SEGMENT_SEPARATOR = re.compile(r"\|{3,}")  # OPP-115 joins segments with "|||"
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
-_META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.I)
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _HTML_SNIFF = re.compile(
     r"<(?:!doctype\s+html|html|head|body|meta|title|p|div|br|span|table|ul|ol|li|h[1-6]|strong|b|a)\b",
-    re.I,
+    re.IGNORECASE,
 )
-_SECTION_NUMBER = re.compile(r"(?:(?:section|article|part)\s+)?(\d+(?:\.\d+)*)\.?(?=\s|$)", re.I)
+_SECTION_NUMBER = re.compile(r"(?:(?:section|article|part)\s+)?(\d+(?:\.\d+)*)\.?(?=\s|$)", re.IGNORECASE)
 _BULLET = re.compile(r"[-*•·‣◦▪]\s+")
 _ENUMERATOR = re.compile(r"(?:\d{1,3}\.|\(?(?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{1,6})\))\s+")
 _SMALL_WORDS = frozenset(

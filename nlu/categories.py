@@ -102,7 +102,7 @@ class PracticeClassifier:
         self.lexical_weight = lexical_weight if lexical is not None else 0.0
 
     @classmethod
-    def load(cls, directory: Path = RELEASE_DIR, lexical: bool = True) -> "PracticeClassifier":
+    def load(cls, directory: Path = RELEASE_DIR, lexical: bool = True) -> PracticeClassifier:
         """The release in `directory`; with `lexical=False` its encoder alone (for refitting the
         lexical half or probing the encoder: the stored thresholds are tuned for the mix)."""
         state, config = load_release(directory)

@@ -153,7 +153,7 @@ class PolicyIETagger:
         self.max_length = max_length
 
     @classmethod
-    def load(cls, directory: Path = RELEASE_DIR) -> "PolicyIETagger":
+    def load(cls, directory: Path = RELEASE_DIR) -> PolicyIETagger:
         state, config = load_release(directory)
         bert, tokenizer = load_base_encoder()
         model = PolicyIEModel(bert, config["type_i_tags"], config["type_ii_tags"], crf=config.get("crf", False))

@@ -39,7 +39,7 @@ class QuestionClassifier:
         self._category = (state["category.weight"].numpy(), state["category.bias"].numpy())
 
     @classmethod
-    def load(cls, directory: Path = RELEASE_DIR) -> "QuestionClassifier":
+    def load(cls, directory: Path = RELEASE_DIR) -> QuestionClassifier:
         return cls(*load_release(directory))
 
     def analyse(self, embedding: np.ndarray) -> QuestionAnalysis:

@@ -83,7 +83,7 @@ class SpanReader:
         self.max_length = max_length
 
     @classmethod
-    def load(cls, directory: Path = RELEASE_DIR) -> "SpanReader":
+    def load(cls, directory: Path = RELEASE_DIR) -> SpanReader:
         state, _ = load_release(directory)
         bert, tokenizer = load_base_encoder()
         model = ReaderModel(bert)

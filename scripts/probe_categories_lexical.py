@@ -19,17 +19,17 @@ from nlu.categories import PracticeClassifier, _label_matrix, _target_matrix, lo
 from nlu.practice_sentences import load_sentence_split
 
 RECIPES = [  # (name, vectorizer options, C, class_weight, with train sentences)
-    ("word 1-2, C=32", dict(ngram_range=(1, 2), min_df=2), 32, "balanced", False),
-    ("word 1-2, C=32, + sentences (shipped)", dict(ngram_range=(1, 2), min_df=2), 32, "balanced", True),
-    ("word 1-2, C=2", dict(ngram_range=(1, 2), min_df=2), 2, "balanced", False),
-    ("word 1-2, C=128", dict(ngram_range=(1, 2), min_df=2), 128, "balanced", False),
-    ("word 1-2, C=512", dict(ngram_range=(1, 2), min_df=2), 512, "balanced", False),
-    ("word 1-2, C=32, min_df 1", dict(ngram_range=(1, 2), min_df=1), 32, "balanced", False),
-    ("word 1-2, C=32, no class weights", dict(ngram_range=(1, 2), min_df=2), 32, None, False),
-    ("word 1, C=8", dict(ngram_range=(1, 1), min_df=2), 8, "balanced", False),
-    ("word 1-3, C=32", dict(ngram_range=(1, 3), min_df=2), 32, "balanced", False),
-    ("char 2-5, C=8", dict(analyzer="char_wb", ngram_range=(2, 5), min_df=3, max_features=100_000), 8, "balanced",
-     False),
+    ("word 1-2, C=32", {"ngram_range": (1, 2), "min_df": 2}, 32, "balanced", False),
+    ("word 1-2, C=32, + sentences (shipped)", {"ngram_range": (1, 2), "min_df": 2}, 32, "balanced", True),
+    ("word 1-2, C=2", {"ngram_range": (1, 2), "min_df": 2}, 2, "balanced", False),
+    ("word 1-2, C=128", {"ngram_range": (1, 2), "min_df": 2}, 128, "balanced", False),
+    ("word 1-2, C=512", {"ngram_range": (1, 2), "min_df": 2}, 512, "balanced", False),
+    ("word 1-2, C=32, min_df 1", {"ngram_range": (1, 2), "min_df": 1}, 32, "balanced", False),
+    ("word 1-2, C=32, no class weights", {"ngram_range": (1, 2), "min_df": 2}, 32, None, False),
+    ("word 1, C=8", {"ngram_range": (1, 1), "min_df": 2}, 8, "balanced", False),
+    ("word 1-3, C=32", {"ngram_range": (1, 3), "min_df": 2}, 32, "balanced", False),
+    ("char 2-5, C=8", {"analyzer": "char_wb", "ngram_range": (2, 5), "min_df": 3, "max_features": 100_000}, 8,
+     "balanced", False),
 ]
 WEIGHTS = (0.3, 0.4, 0.5, 0.6, 0.7)
 

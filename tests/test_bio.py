@@ -46,10 +46,10 @@ def _brute_force(crf: LinearChainCRF, emissions: torch.Tensor, tags: list[int]) 
 
     def path_score(path):
         return float(start[path[0]] + sum(emissions[k, t] for k, t in enumerate(path))
-                     + sum(transitions[a, b] for a, b in zip(path, path[1:])))
+                     + sum(transitions[a, b] for a, b in itertools.pairwise(path)))
 
     valid = [p for p in itertools.product(range(len(TAGS)), repeat=len(emissions))
-             if first[p[0]] and all(allowed[a, b] for a, b in zip(p, p[1:]))]
+             if first[p[0]] and all(allowed[a, b] for a, b in itertools.pairwise(p))]
     scores = np.array([path_score(p) for p in valid])
     log_partition = np.log(np.exp(scores - scores.max()).sum()) + scores.max()
     return log_partition - path_score(tags), list(valid[int(scores.argmax())])

@@ -16,7 +16,7 @@ ASSISTANT = str(Path(sys.executable).with_name("assistant"))
 
 def run(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [ASSISTANT, *args], capture_output=True, text=True, env=cli_env(home, **env), timeout=300
+        [ASSISTANT, *args], capture_output=True, text=True, env=cli_env(home, **env), timeout=300, check=False
     )
 
 

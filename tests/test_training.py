@@ -1,4 +1,6 @@
 """The shared fine-tuning pieces: batches and the learning-rate schedule."""
+import itertools
+
 import torch
 
 from nlu.training import length_bucketed_batches, optimizer_with_schedule
@@ -19,7 +21,7 @@ def test_schedule_warms_up_then_decays_to_zero():
     rates = _rates(100, 10)
     assert rates[0] < rates[5] < rates[9]
     assert max(rates) == rates[9]
-    assert all(a >= b for a, b in zip(rates[9:], rates[10:]))
+    assert all(a >= b for a, b in itertools.pairwise(rates[9:]))
     assert rates[-1] < 0.02
 
 
