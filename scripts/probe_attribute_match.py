@@ -18,16 +18,13 @@ leave-one-policy-out check. Nothing is shipped; the numbers go to docs/results.m
 from __future__ import annotations
 
 import collections
-import itertools
 
 import numpy as np
-from tune_selection import dev_rows, leave_one_policy_out, select  # scripts/ is on sys.path
+from tune_selection import dev_rows, leave_one_policy_out, sweep_added_score  # scripts/ is on sys.path
 
 from assistant.config import Settings
 from assistant.corpora import corpus_dir
-from assistant.evaluation.metrics import mean_score, question_score
 from assistant.evaluation.privacyqa import load_privacyqa
-from assistant.selection import topic_scores
 from assistant.sentences import split_sentences
 from nlu.lexical import LexicalCategoryModel
 from nlu.policyqa_data import annotated_policy, opp115_policies, train_policies
@@ -88,14 +85,8 @@ def main() -> None:
     for kind, weights in WEIGHTS.items():
         matches = [attribute_match(q, sentence_values[row.question.policy_id], kind)
                    for row, q in zip(rows, question_values)]
-        for weight, match_weight in itertools.product(weights, GRID["match_weight"]):
-            topics = [topic_scores(row.on_topic, row.match, 0.0, match_weight) + weight * match
-                      for row, match in zip(rows, matches)]
-            for margin, cap in itertools.product(GRID["margin"], GRID["cap"]):
-                scores = [question_score(select(row, topic, 0.0, margin, cap, silence), row.question.references)
-                          for row, topic in zip(rows, topics)]
-                results.append(((kind, weight, match_weight, margin, cap), np.array([s.f1 for s in scores]),
-                                mean_score(scores)))
+        results += [((kind, *cell), f1, score) for cell, f1, score in sweep_added_score(
+            rows, matches, weights, GRID["match_weight"], GRID["margin"], GRID["cap"], silence)]
     for kind, weight in sorted({r[0][:2] for r in results}):
         best = max((r for r in results if r[0][:2] == (kind, weight)), key=lambda r: r[2].f1)
         print(f"{kind} x {weight:g}: best cell (match, margin, cap) {best[0][2:]} F1 {100 * best[2].f1:.1f}")

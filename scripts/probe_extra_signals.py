@@ -20,17 +20,15 @@ shipped; the numbers go to docs/results.md.
 from __future__ import annotations
 
 import argparse
-import itertools
 from pathlib import Path
 
 import numpy as np
 from sklearn.metrics import average_precision_score
-from tune_selection import CAPS, MARGINS, DevRow, dev_rows, leave_one_policy_out, select  # scripts/ on sys.path
+from tune_selection import CAPS, MARGINS, DevRow, dev_rows, leave_one_policy_out, sweep_added_score  # scripts/ on path
 
+from assistant.config import Settings
 from assistant.corpora import corpus_dir
-from assistant.evaluation.metrics import mean_score, question_score
 from assistant.evaluation.privacyqa import load_privacyqa
-from assistant.selection import topic_scores
 
 WEIGHTS = (0.0, 0.25, 0.5, 1.0, 1.5)
 MATCH_WEIGHTS = (4.0, 6.0, 8.0)
@@ -111,16 +109,6 @@ def mean_average_precision(rows: list[DevRow], scores: list[np.ndarray]) -> floa
     return 100 * float(np.mean(precisions))
 
 
-def sweep(rows: list[DevRow], signal: list[np.ndarray]) -> list[tuple]:
-    results = []
-    for weight, match_weight, margin, cap in itertools.product(WEIGHTS, MATCH_WEIGHTS, MARGINS, CAPS):
-        scores = [question_score(select(row, topic_scores(row.on_topic, row.match, 0.0, match_weight) + weight * s,
-                                        0.0, margin, cap, 0.05), row.question.references)
-                  for row, s in zip(rows, signal)]
-        results.append(((weight, match_weight, margin, cap), np.array([s.f1 for s in scores]), mean_score(scores)))
-    return results
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--signals", nargs="+", choices=sorted(SIGNALS), default=list(SIGNALS))
@@ -131,7 +119,8 @@ def main() -> None:
     print(f"shipped selection logit: mean AP {mean_average_precision(rows, shipped):.1f}")
     for name in arguments.signals:
         signal = SIGNALS[name](dataset)
-        results = sweep(rows, [zscored(s) for s in signal])
+        results = sweep_added_score(rows, [zscored(s) for s in signal], WEIGHTS, MATCH_WEIGHTS, MARGINS, CAPS,
+                                    Settings.from_env().silence_threshold)
         without = [r for r in results if r[0][0] == 0.0]
         best = max(results, key=lambda r: r[2].f1)
         print(f"{name}: mean AP alone {mean_average_precision(rows, signal):.1f}")

@@ -112,6 +112,22 @@ def leave_one_policy_out(rows: list[DevRow], results: list[tuple], log=lambda _:
     return float(held_out.mean())
 
 
+def sweep_added_score(rows: list[DevRow], added: list[np.ndarray], weights, match_weights, margins, caps,
+                      silence: float) -> list[tuple]:
+    """The probes' sweep: `weight` × `added[i]` (one value per sentence) joins question i's topic score
+    (practice match only, no bonus, no context share). Returns ((weight, match weight, margin, cap),
+    per-question F1 array, mean score) per cell, in the form `leave_one_policy_out` reads."""
+    results = []
+    for weight, match_weight in itertools.product(weights, match_weights):
+        topics = [topic_scores(row.on_topic, row.match, 0.0, match_weight) + weight * extra
+                  for row, extra in zip(rows, added, strict=True)]
+        for margin, cap in itertools.product(margins, caps):
+            scores = [question_score(select(row, topic, 0.0, margin, cap, silence), row.question.references)
+                      for row, topic in zip(rows, topics)]
+            results.append(((weight, match_weight, margin, cap), np.array([s.f1 for s in scores]), mean_score(scores)))
+    return results
+
+
 def dev_rows(dataset, **models) -> list[DevRow]:
     """Every dev question with every sentence of its policy scored once by `Assistant.rank_evidence`
     (no topic score, no context share). `models` go to the `Assistant` (e.g. another `retriever`)."""
