@@ -68,7 +68,8 @@ def fine_tune(dataset, rows: list[DevRow], policies: list[str], steps: int, lear
         relevant = sorted({j for row in batch for j in row.question.references[0]})
         rng.shuffle(relevant)
         chosen = relevant[: SENTENCES_PER_BATCH // 2]
-        others = [j for j in range(len(dataset.policies[policy])) if j not in set(relevant)]
+        known = set(relevant)
+        others = [j for j in range(len(dataset.policies[policy])) if j not in known]
         chosen += rng.sample(others, min(len(others), SENTENCES_PER_BATCH - len(chosen)))
         questions = _embed(model, [row.question.question for row in batch])
         sentences = _embed(model, [dataset.policies[policy][j] for j in chosen])
