@@ -27,6 +27,7 @@ import numpy as np
 import torch
 from tune_selection import CAPS, MARGINS, DevRow, dev_rows, select  # scripts/ is on sys.path
 
+from assistant.config import DEFAULT_MAX_EVIDENCE, Settings
 from assistant.corpora import corpus_dir
 from assistant.evaluation.metrics import mean_score, question_score
 from assistant.evaluation.privacyqa import load_privacyqa
@@ -35,7 +36,8 @@ from nlu.release import WEIGHTS_DIR
 from retrieval.embedder import apply_release, load_base_model
 
 QUESTIONS_PER_BATCH, SENTENCES_PER_BATCH, SCALE, TRAIN_LENGTH = 8, 48, 20.0, 64
-SILENCE = 0.05
+SHIPPED = Settings.from_env()  # the engine's settings: the shipped selection cell
+SILENCE = SHIPPED.silence_threshold
 SLOPES = (8.0, 12.0, 16.0, 20.0, 25.0)
 GRID = list(itertools.product(SLOPES, (0.0, 2.0, 4.0, 6.0, 8.0), (0.0, 1.0), MARGINS, CAPS))
 
@@ -137,7 +139,8 @@ def main() -> None:
     rows = dev_rows(dataset)
     _, _, calibration = shipped_retriever()
     silence_cosine = (_logit(SILENCE) - calibration["intercept"]) / calibration["slope"]
-    shipped_cell = (calibration["slope"], 6.0, 0.0, 5.0, 20)
+    shipped_cell = (calibration["slope"], SHIPPED.practice_match_weight, SHIPPED.category_bonus,
+                    SHIPPED.evidence_margin, DEFAULT_MAX_EVIDENCE)
     policies = sorted(dataset.policies)
     columns = {"shipped retriever": [], "fine-tuned, shipped cell": [], "fine-tuned, cell chosen in-fold": []}
     for held_out in policies:
@@ -148,8 +151,10 @@ def main() -> None:
         model = fine_tune(dataset, rows, train_policies, arguments.steps, arguments.learning_rate, arguments.seed)
         cosine = cosines(model, dataset)
         chosen = max(GRID, key=lambda c: mean_score(scores(rows, cosine, inside, c, silence_cosine)).f1)
-        shipped = [question_score(select(rows[i], topic_scores(rows[i].on_topic, rows[i].match, 0.0, 6.0), 0.0,
-                                         5.0, 20, SILENCE), rows[i].question.references) for i in outside]
+        shipped = [question_score(select(rows[i], topic_scores(rows[i].on_topic, rows[i].match, SHIPPED.category_bonus,
+                                                               SHIPPED.practice_match_weight), 0.0,
+                                         SHIPPED.evidence_margin, DEFAULT_MAX_EVIDENCE, SILENCE),
+                                  rows[i].question.references) for i in outside]
         fold = {"shipped retriever": shipped,
                 "fine-tuned, shipped cell": scores(rows, cosine, outside, shipped_cell, silence_cosine),
                 "fine-tuned, cell chosen in-fold": scores(rows, cosine, outside, chosen, silence_cosine)}

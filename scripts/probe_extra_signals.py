@@ -33,7 +33,6 @@ from assistant.evaluation.privacyqa import load_privacyqa
 
 WEIGHTS = (0.0, 0.25, 0.5, 1.0, 1.5)
 MATCH_WEIGHTS = (4.0, 6.0, 8.0)
-SHIPPED_MATCH_WEIGHT = 6.0
 
 
 class BgeSmall:
@@ -126,7 +125,7 @@ def main() -> None:
     arguments = parser.parse_args()
     dataset = load_privacyqa(corpus_dir("privacyqa") / "privacyqa_lb_dev.json")
     rows = dev_rows(dataset)
-    shipped = [row.relevance + SHIPPED_MATCH_WEIGHT * row.match for row in rows]
+    shipped = [row.relevance + Settings.from_env().practice_match_weight * row.match for row in rows]
     print(f"shipped selection logit: mean AP {mean_average_precision(rows, shipped):.1f}; the fine-tuned "
           f"retriever alone {mean_average_precision(rows, [row.relevance for row in rows]):.1f}; base "
           f"all-MiniLM-L6-v2 alone {mean_average_precision(rows, base_cosines(dataset)):.1f}")
