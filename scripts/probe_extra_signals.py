@@ -130,19 +130,23 @@ def main() -> None:
           f"retriever alone {mean_average_precision(rows, [row.relevance for row in rows]):.1f}; base "
           f"all-MiniLM-L6-v2 alone {mean_average_precision(rows, base_cosines(dataset)):.1f}")
     for name in arguments.signals:
-        signal = SIGNALS[name](dataset)
-        results = sweep_added_score(rows, [zscored(s) for s in signal], WEIGHTS, MATCH_WEIGHTS, MARGINS, CAPS,
-                                    Settings.from_env().silence_threshold)
-        without = [r for r in results if r[0][0] == 0.0]
-        best = max(results, key=lambda r: r[2].f1)
-        print(f"{name}: mean AP alone {mean_average_precision(rows, signal):.1f}")
-        for weight in WEIGHTS:
-            cell = max((r for r in results if r[0][0] == weight), key=lambda r: r[2].f1)
-            print(f"  weight {weight:g}: best F1 {100 * cell[2].f1:.1f} at (match, margin, cap) {cell[0][1:]}")
-        print(f"  best cell {best[0]}: F1 {100 * best[2].f1:.1f} (without the signal {100 * max(r[2].f1 for r in without):.1f})")
-        print(f"  leave-one-policy-out: with the signal {100 * leave_one_policy_out(rows, results):.1f}, "
-              f"without {100 * leave_one_policy_out(rows, without):.1f}")
+        report_added_signal(name, rows, [zscored(s) for s in SIGNALS[name](dataset)], WEIGHTS, MATCH_WEIGHTS)
 
+
+def report_added_signal(name: str, rows: list[DevRow], added: list[np.ndarray], weights, match_weights) -> None:
+    """Print the probes' sweep of `weight` × `added` joining the topic score (`sweep_added_score`):
+    the signal's mean AP alone, the best cell per weight, and leave-one-policy-out with and without."""
+    results = sweep_added_score(rows, added, weights, match_weights, MARGINS, CAPS,
+                                Settings.from_env().silence_threshold)
+    without = [r for r in results if r[0][0] == 0.0]
+    best = max(results, key=lambda r: r[2].f1)
+    print(f"{name}: mean AP alone {mean_average_precision(rows, added):.1f}")
+    for weight in weights:
+        cell = max((r for r in results if r[0][0] == weight), key=lambda r: r[2].f1)
+        print(f"  weight {weight:g}: best F1 {100 * cell[2].f1:.1f} at (match, margin, cap) {cell[0][1:]}")
+    print(f"  best cell {best[0]}: F1 {100 * best[2].f1:.1f} (without the signal {100 * max(r[2].f1 for r in without):.1f})")
+    print(f"  leave-one-policy-out: with the signal {100 * leave_one_policy_out(rows, results):.1f}, "
+          f"without {100 * leave_one_policy_out(rows, without):.1f}")
 
 if __name__ == "__main__":
     main()

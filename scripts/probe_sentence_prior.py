@@ -23,8 +23,8 @@ import argparse
 import csv
 
 import numpy as np
-from probe_extra_signals import mean_average_precision, zscored  # scripts/ on path
-from tune_selection import CAPS, MARGINS, dev_rows, leave_one_policy_out, sweep_added_score
+from probe_extra_signals import mean_average_precision, report_added_signal, zscored  # scripts/ on path
+from tune_selection import dev_rows
 
 from assistant.config import Settings
 from assistant.corpora import corpus_dir
@@ -78,24 +78,11 @@ def main() -> None:
         per_policy = {policy: zscored(values) for policy, values in SIGNALS[name](dataset).items()}
         combined[name] = per_policy
         added = [per_policy[row.question.policy_id] for row in rows]
-        _report(name, rows, added, settings)
+        report_added_signal(name, rows, added, WEIGHTS, MATCH_WEIGHTS)
     if len(combined) > 1:
         added = [sum(per_policy[row.question.policy_id] for per_policy in combined.values()) / len(combined)
                  for row in rows]
-        _report("mean of " + " + ".join(combined), rows, added, settings)
-
-
-def _report(name: str, rows, added: list[np.ndarray], settings: Settings) -> None:
-    results = sweep_added_score(rows, added, WEIGHTS, MATCH_WEIGHTS, MARGINS, CAPS, settings.silence_threshold)
-    without = [r for r in results if r[0][0] == 0.0]
-    best = max(results, key=lambda r: r[2].f1)
-    print(f"{name}: mean AP alone {mean_average_precision(rows, added):.1f}")
-    for weight in WEIGHTS:
-        cell = max((r for r in results if r[0][0] == weight), key=lambda r: r[2].f1)
-        print(f"  weight {weight:g}: best F1 {100 * cell[2].f1:.1f} at (match, margin, cap) {cell[0][1:]}")
-    print(f"  best cell {best[0]}: F1 {100 * best[2].f1:.1f} (without the signal {100 * max(r[2].f1 for r in without):.1f})")
-    print(f"  leave-one-policy-out: with the signal {100 * leave_one_policy_out(rows, results, log=print):.1f}, "
-          f"without {100 * leave_one_policy_out(rows, without):.1f}")
+        report_added_signal("mean of " + " + ".join(combined), rows, added, WEIGHTS, MATCH_WEIGHTS)
 
 
 if __name__ == "__main__":
