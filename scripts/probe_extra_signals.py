@@ -148,5 +148,6 @@ def report_added_signal(name: str, rows: list[DevRow], added: list[np.ndarray], 
     print(f"  leave-one-policy-out: with the signal {100 * leave_one_policy_out(rows, results):.1f}, "
           f"without {100 * leave_one_policy_out(rows, without):.1f}")
 
+
 if __name__ == "__main__":
     main()
