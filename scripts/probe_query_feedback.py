@@ -51,7 +51,7 @@ def main() -> None:
             shipped = np.where(eligible, row.relevance + settings.practice_match_weight * row.match, -np.inf)
             top = np.argsort(-shipped)[: min(k, int(eligible.sum()))]
             moved = query + beta * vectors[top].mean(axis=0) if len(top) else query
-            moved /= np.linalg.norm(moved)
+            moved = moved / np.linalg.norm(moved)  # never in place: `moved` may be the question's own row
             relevance = calibration["slope"] * (vectors @ moved) + calibration["intercept"]
             changes.append(np.where(eligible, relevance - row.relevance, 0.0))
         return changes
