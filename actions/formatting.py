@@ -16,8 +16,8 @@ import string
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from assistant.answers import explain_reason
-from assistant.models import Evidence
+from assistant.answering.reasons import explain_reason
+from assistant.foundation.types import Evidence
 
 EXAMPLE_QUESTIONS = (
     "What information do they collect about me?",

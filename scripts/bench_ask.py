@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from assistant.config import Settings
+from assistant.foundation.settings import Settings
 from assistant.engine import Assistant
 
 ROOT = Path(__file__).resolve().parent.parent

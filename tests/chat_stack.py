@@ -107,7 +107,7 @@ def require_chat_setup() -> None:
 
 
 def ingest_test_policies(home: Path, embedder, retriever, policyie, tmp_dir: Path) -> None:
-    from assistant.config import Settings
+    from assistant.foundation.settings import Settings
     from assistant.engine import Assistant
 
     assistant = Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie)

@@ -14,38 +14,30 @@ AMAZON = EXAMPLES / "amazon.com.html"
 
 @pytest.fixture(scope="session")
 def embedder():
-    from retrieval.embedder import Embedder
+    from assistant.models.retriever.model import Embedder
 
     return Embedder()
 
 
 @pytest.fixture(scope="session")
 def retriever():
-    from retrieval.embedder import Embedder
-    from retrieval.finetune import RELEASE_DIR
+    from assistant.models.retriever.model import Embedder
 
-    return Embedder(release=RELEASE_DIR)
+    return Embedder.load_retriever()
 
 
 @pytest.fixture(scope="session")
 def policyie():
-    from nlu.policyie import PolicyIETagger
+    from assistant.models.policyie.model import PolicyIETagger
 
     return PolicyIETagger.load()
 
 
 @pytest.fixture(scope="session")
 def reader():
-    from nlu.reader import SpanReader
+    from assistant.models.reader.model import SpanReader
 
     return SpanReader.load()
-
-
-@pytest.fixture(scope="session")
-def reranker():
-    from retrieval.reranker import CrossEncoderReranker
-
-    return CrossEncoderReranker()
 
 
 @pytest.fixture
@@ -55,7 +47,7 @@ def home(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def assistant(home, embedder, retriever, policyie, reader):
-    from assistant.config import Settings
+    from assistant.foundation.settings import Settings
     from assistant.engine import Assistant
 
     return Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie, reader=reader)
@@ -64,7 +56,7 @@ def assistant(home, embedder, retriever, policyie, reader):
 @pytest.fixture(scope="session")
 def amazon_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
     """A store holding the Amazon example policy, ingested once for the read-only tests."""
-    from assistant.config import Settings
+    from assistant.foundation.settings import Settings
     from assistant.engine import Assistant
 
     home = tmp_path_factory.mktemp("amazon") / "home"
@@ -74,7 +66,7 @@ def amazon_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
 
 @pytest.fixture
 def amazon(amazon_home, embedder, retriever, policyie, reader):
-    from assistant.config import Settings
+    from assistant.foundation.settings import Settings
     from assistant.engine import Assistant
 
     return Assistant(Settings(home=amazon_home), embedder=embedder, retriever=retriever, policyie=policyie,
@@ -103,7 +95,7 @@ def cli_env(home: Path, **extra: str) -> dict[str, str]:
 
 
 def policy_files() -> list[Path]:
-    """The bundled example policies plus all 115 OPP-115 sanitized policies (from data/corpora)."""
+    """The bundled example policies plus all 115 OPP-115 sanitized policies (from the bundled corpus)."""
     from assistant.corpora import corpus_dir
 
     return sorted(EXAMPLES.glob("*.html")) + sorted((corpus_dir("opp115") / "sanitized_policies").glob("*.html"))

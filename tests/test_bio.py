@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from nlu.bio import BIODecoder, LinearChainCRF, allowed_transitions
+from assistant.models.policyie.crf import BIODecoder, LinearChainCRF, allowed_transitions
 
 TAGS = ["O", "B-x", "I-x", "B-y", "I-y"]
 

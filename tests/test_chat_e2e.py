@@ -20,7 +20,7 @@ def stack(request, tmp_path_factory, embedder, retriever, policyie):
 @pytest.fixture(scope="session")
 def sentences(stack):
     """Every stored sentence of each test policy, to check that quotes are verbatim."""
-    from assistant.store import Store
+    from assistant.store.database import Store
 
     store = Store(stack.home)
     try:

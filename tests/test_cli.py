@@ -73,8 +73,8 @@ def test_label_json_cells_link_to_stored_sentences(cli_home):
     titles = [s["title"] for s in label["sections"]]
     assert titles == ["Data collected", "Data shared", "Shared with", "Purposes", "Data retained",
                       "Retention periods", "Security measures", "User choices"]
-    from assistant.config import Settings
-    from assistant.store import Store
+    from assistant.foundation.settings import Settings
+    from assistant.store.database import Store
 
     store = Store(Settings(home=cli_home).home)
     sentences = {s.ordinal: s.text for s in store.sentences(store.get_version("amazon").id)}

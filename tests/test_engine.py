@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from assistant.errors import InvalidQuestionError, UnknownPolicyError
+from assistant.foundation.errors import InvalidQuestionError, UnknownPolicyError
 from tests.conftest import AMAZON, EXAMPLES, store_snapshot
 
 
@@ -53,12 +53,12 @@ def test_answer_quotes_stored_sentences_with_citations(amazon):
     assert 1 <= len(answer.evidence) <= 3
     # evidence beyond the answer: by selection score, within the evidence margin of the answer's
     ranked = {r.sentence.ordinal: r for r in amazon.rank_evidence("Does Amazon use cookies?", policy="amazon").ranked}
-    floor = ranked[answer.evidence[0].sentence_id].selection_logit - amazon.settings.evidence_margin
+    floor = ranked[answer.evidence[0].sentence_id].selection_logit - amazon.parameters.evidence_margin
     assert all(ranked[e.sentence_id].selection_logit >= floor for e in answer.evidence)
     assert "cookie" in answer.answer.lower()
     assert answer.answer == answer.evidence[0].text
     # confidence: the answer sentence's relevance probability; evidence scores also weigh its neighbours
-    assert answer.confidence >= amazon.settings.silence_threshold
+    assert answer.confidence >= amazon.parameters.silence_threshold
     # the answer is the best match on its own; the further evidence comes by selection score
     assert [e.score for e in answer.evidence[1:]] == sorted((e.score for e in answer.evidence[1:]), reverse=True)
     stored = {s.ordinal: s for s in amazon.store.sentences(amazon.store.get_version("amazon").id)}
@@ -89,7 +89,7 @@ def test_weak_evidence_is_policy_silent(amazon):
     assert not answer.answerable
     assert answer.reason == "policy_silent"
     assert answer.answer is None
-    assert answer.confidence < amazon.settings.silence_threshold
+    assert answer.confidence < amazon.parameters.silence_threshold
 
 
 def test_the_one_retention_sentence_answers_a_retention_question(amazon):
@@ -100,7 +100,7 @@ def test_the_one_retention_sentence_answers_a_retention_question(amazon):
     # policy_silent: tests/test_nlu.py.)
     keep = "When you update information, we usually keep a copy of the prior version for our records."
     sentences = amazon.store.sentences(amazon.store.get_version("amazon").id)
-    floor = amazon.settings.coverage_threshold
+    floor = amazon.parameters.coverage_threshold
     covering = [s.text for s in sentences if s.practice_scores["Data Retention"] >= floor]
     assert covering and all("store" in text or "keep" in text for text in covering)
     answer = amazon.ask("How long do you keep my data?", policy="amazon")

@@ -1,8 +1,8 @@
 """Statements and the privacy label built from PolicyIE facts (hand-made facts, no model)."""
 from __future__ import annotations
 
-from assistant.facts import build_label, informative, statement
-from assistant.models import Facts, Sentence, Slot
+from assistant.answering.label import build_label, informative, statement
+from assistant.foundation.types import Facts, Sentence, Slot
 
 
 def slot(sentence: str, label: str, text: str) -> Slot:

@@ -51,7 +51,7 @@ def kill(process: subprocess.Popen) -> None:
 
 def assert_consistent(home: Path) -> None:
     """Every version's index exists and has one row per stored sentence; no stray files."""
-    from assistant.store import Store
+    from assistant.store.database import Store
 
     store = Store(home)  # opening cleans up what a killed writer left behind
     referenced = set()

@@ -7,9 +7,9 @@ import sqlite3
 import numpy as np
 import pytest
 
-from nlu.categories import RELEASE_DIR as CATEGORIES_DIR
-from nlu.categories import PracticeClassifier
-from nlu.questions import QuestionClassifier
+from assistant.models.practices.model import RELEASE_DIR as CATEGORIES_DIR
+from assistant.models.practices.model import PracticeClassifier
+from assistant.models.questions.model import QuestionClassifier
 
 COMMANDS = {"practice_categories": "categories", "question_classifier": "questions", "retriever": "retriever",
             "policyie": "policyie", "reader": "reader"}
@@ -71,7 +71,7 @@ def test_policy_without_any_sentence_of_the_asked_category_is_silent(assistant, 
     )
     assistant.ingest(policy, name="tiny")
     sentences = assistant.store.sentences(assistant.store.get_version("tiny").id)
-    assert not any(s.practice_scores["Data Retention"] >= assistant.settings.coverage_threshold for s in sentences)
+    assert not any(s.practice_scores["Data Retention"] >= assistant.parameters.coverage_threshold for s in sentences)
     answer = assistant.ask("How long do you keep my data?", policy="tiny")
     assert (answer.answerable, answer.reason, answer.evidence) == (False, "policy_silent", [])
     assert assistant.ask("Do you share my email address?", policy="tiny").answerable
@@ -87,16 +87,16 @@ def test_a_strong_match_answers_even_where_the_tagger_missed_its_practice(assist
     # the premise: the tagger misses this terse paraphrase (it finds "We keep ... for seven years."),
     # so the policy does not cover retention
     assert not any("Data Retention" in s.categories for s in sentences)
-    assert max(s.practice_scores["Data Retention"] for s in sentences) < assistant.settings.coverage_threshold
+    assert max(s.practice_scores["Data Retention"] for s in sentences) < assistant.parameters.coverage_threshold
     question = "How long do you keep my purchase history?"
     answer = assistant.ask(question, policy="acme")
     assert answer.answerable and "seven years" in answer.answer
-    assistant.settings = dataclasses.replace(assistant.settings, category_override=1.01)
+    assistant.answer_pipeline.parameters = dataclasses.replace(assistant.parameters, category_override=1.01)
     assert assistant.ask(question, policy="acme").reason == "policy_silent"
 
 
 def test_stores_written_before_categories_are_migrated(tmp_path):
-    from assistant.store import Store
+    from assistant.store.database import Store
 
     with sqlite3.connect(tmp_path / "assistant.sqlite3") as db:
         db.execute("CREATE TABLE sentences (version_id INTEGER NOT NULL, ordinal INTEGER NOT NULL, "
@@ -128,7 +128,7 @@ def test_shipped_weights_fit_the_budget():
 
 
 def test_categories_training_smoke_writes_a_loadable_release(tmp_path):
-    from nlu.categories import TrainConfig, train_release
+    from assistant.models.practices.model import TrainConfig, train_release
 
     directory = tmp_path / "categories"
     stages = (TrainConfig(epochs=1, trainable_layers=1), TrainConfig(epochs=1, trainable_layers=1, sentences=True))
@@ -150,7 +150,7 @@ def test_categories_training_smoke_writes_a_loadable_release(tmp_path):
 
 
 def test_sentence_level_scores_of_the_shipped_tagger():
-    from nlu.categories import evaluate
+    from assistant.models.practices.model import evaluate
 
     result = evaluate("validation", limit=40, sentences=True)
     assert result["split"] == "validation" and result["sentences"] == 40
@@ -159,7 +159,7 @@ def test_sentence_level_scores_of_the_shipped_tagger():
 
 
 def test_lexical_half_round_trips_through_its_file(tmp_path):
-    from nlu.lexical import LexicalCategoryModel
+    from assistant.models.practices.lexical import LexicalCategoryModel
 
     texts = ["We retain your data for two years.", "We keep logs for 30 days.", "We share data with partners.",
              "Partners receive your data.", "We retain logs for a year.", "We share your email with partners."]
@@ -184,7 +184,7 @@ def test_shipped_tagger_mixes_encoder_and_lexical_halves(practices):
 def test_refitting_the_lexical_half_reproduces_the_shipped_one(tmp_path):
     import shutil
 
-    from nlu.categories import fit_lexical
+    from assistant.models.practices.model import fit_lexical
 
     directory = tmp_path / "practice_categories"
     shutil.copytree(CATEGORIES_DIR, directory)

@@ -1,13 +1,13 @@
-"""Tests for assistant.parsing: HTML/Markdown/text parsing and file validation."""
+"""Tests for assistant.ingest.parsing: HTML/Markdown/text parsing and file validation."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from assistant.errors import InputFileError
-from assistant.models import Block, Document
-from assistant.parsing import load_document, parse_html, parse_markdown, parse_text
+from assistant.foundation.errors import InputFileError
+from assistant.foundation.types import Block, Document
+from assistant.ingest.parsing import load_document, parse_html, parse_markdown, parse_text
 from tests.conftest import AMAZON, policy_files
 
 MAX = 1_000_000

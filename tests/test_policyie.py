@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from nlu.policyie import (
+from assistant.models.policyie.model import (
     RELEASE_DIR,
     PolicyIEExample,
     PolicyIETagger,

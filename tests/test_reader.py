@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from nlu.policyqa_data import QAExample
-from nlu.reader import (
+from assistant.corpora.policyqa import QAExample
+from assistant.models.reader.model import (
     RELEASE_DIR,
     SpanReader,
     TrainConfig,
@@ -48,7 +48,7 @@ def shipped():
 
 
 def test_shipped_reader_on_a_slice_of_dev(shipped):
-    from nlu.reader import evaluate
+    from assistant.models.reader.model import evaluate
 
     manifest = json.loads((RELEASE_DIR / "manifest.json").read_text())
     assert manifest["command"] == "assistant train reader"
@@ -79,7 +79,7 @@ def test_answer_span_is_inside_the_best_evidence_sentence(amazon):
 
 
 def test_training_resumes_from_its_checkpoint(tmp_path):
-    from nlu.reader import train
+    from assistant.models.reader.model import train
 
     config = TrainConfig(trainable_layers=1, epochs=1, restart_epochs=1, checkpoint_every=1)
     first: list[str] = []

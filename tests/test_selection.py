@@ -1,18 +1,20 @@
-"""Evidence selection: topic scores, the neighbours' share and the evidence margin, hand-computed."""
+"""Evidence selection: topic scores, ranking, the evidence margin and silence, hand-computed."""
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pytest
 
-from assistant.selection import NO_MATCH_LOGIT, practice_match, selection_logits, topic_scores, within_margin
-
-
-def test_topic_and_neighbours_share():
-    relevance = np.array([2.0, -1.0, 4.0])
-    topic = np.array([0.0, 1.0, 0.0])
-    # own logits (relevance + topic): [2, 0, 4]; neighbour means (at the edges, the one neighbour):
-    # [0, (2 + 4) / 2, 0] = [0, 3, 0]; times 0.5 added
-    assert selection_logits(relevance, topic, 0.5) == pytest.approx([2.0, 1.5, 4.0])
+from assistant.answering.selection import (
+    NO_MATCH_LOGIT,
+    SelectionParameters,
+    practice_match,
+    rank_candidates,
+    select,
+    topic_scores,
+    within_margin,
+)
 
 
 def test_practice_match_weighs_the_sentence_scores_by_the_question_probabilities():
@@ -24,8 +26,8 @@ def test_practice_match_weighs_the_sentence_scores_by_the_question_probabilities
     assert practice_match({}, sentences) == pytest.approx([0.0, 0.0, 0.0])
 
 
-def test_topic_scores_add_the_bonus_and_the_weighted_match():
-    assert topic_scores(np.array([1.0, 0.0]), np.array([0.5, 0.25]), 1.0, 4.0) == pytest.approx([3.0, 1.0])
+def test_topic_scores_weigh_the_match():
+    assert topic_scores(np.array([0.5, 0.25]), 4.0) == pytest.approx([2.0, 1.0])
 
 
 def test_within_margin_keeps_the_answer_and_the_close_ones_up_to_the_cap():
@@ -37,23 +39,27 @@ def test_within_margin_keeps_the_answer_and_the_close_ones_up_to_the_cap():
     assert within_margin([], 3.0, 10) == []
 
 
-def test_sentences_that_cannot_be_evidence_are_no_neighbours():
-    # a heading-question (NO_MATCH_LOGIT) before an answer sentence does not drag it down; a sentence
-    # with no eligible neighbour at all counts its own logit
-    relevance = np.array([NO_MATCH_LOGIT, 2.0, -4.0, NO_MATCH_LOGIT, 1.0, NO_MATCH_LOGIT])
-    scores = selection_logits(relevance, np.zeros(6), 0.5)
-    assert scores[1] == pytest.approx(2.0 + 0.5 * -4.0)
-    assert scores[2] == pytest.approx(-4.0 + 0.5 * 2.0)
-    assert scores[4] == pytest.approx(1.0 + 0.5 * 1.0)
+def test_ranking_adds_the_topic_drops_non_evidence_and_keeps_the_best_candidates():
+    relevance = np.array([0.5, NO_MATCH_LOGIT, -3.0, 1.0])
+    topic = np.array([1.0, 30.0, 0.0, 0.0])
+    assert rank_candidates(relevance, topic, 10) == [0, 3, 2]  # 1.5, 1.0, -3.0; the question sentence never
+    assert rank_candidates(relevance, topic, 2) == [0]  # the cut comes first: the best 2 include sentence 1
+    assert rank_candidates(relevance, np.zeros(4), 10) == [3, 0, 2]  # without topic the relevance ranks
 
 
-def test_without_topic_and_context_the_relevance_is_the_score():
-    relevance = np.array([0.5, NO_MATCH_LOGIT, -3.0])
-    assert selection_logits(relevance, np.zeros(3), 0.0) == pytest.approx(relevance)
+def test_select_is_silent_below_the_threshold_and_caps_the_evidence():
+    shipped = SelectionParameters.load()
+    parameters = dataclasses.replace(shipped, evidence_margin=3.0, silence_threshold=0.2)
+    chosen = select([4.0, 3.0, 2.0, 0.5], [0.9, 0.5, 0.3, 0.1], parameters, cap=10)
+    assert chosen.positions == [0, 1, 2] and not chosen.silent and chosen.best_relevance == 0.9
+    assert select([4.0, 3.0, 2.0], [0.9, 0.5, 0.3], parameters, cap=2).positions == [0, 1]
+    assert select([4.0, 3.0], [0.9, 0.5], parameters, cap=0).positions == [0]  # the answer at least
+    assert select([1.0], [0.1], parameters, cap=3).silent
+    assert select([], [], parameters, cap=3) == select([], [], parameters, cap=3)
+    assert select([], [], parameters, cap=3).silent
 
 
-def test_a_sentence_between_two_relevant_ones_overtakes_an_isolated_one():
-    # sentences 1-3 form an answer passage; sentence 5 alone scores a little higher than sentence 2
-    relevance = np.array([3.0, 1.0, 3.0, -8.0, 1.5, -8.0])
-    scores = selection_logits(relevance, np.zeros(6), 0.5)
-    assert scores[1] > scores[4]
+def test_the_shipped_parameters_are_the_tuned_ones():
+    shipped = SelectionParameters.load()
+    assert (shipped.silence_threshold, shipped.evidence_margin, shipped.max_evidence) == (0.05, 5.0, 20)
+    assert (shipped.practice_match_weight, shipped.candidates) == (6.0, 50)

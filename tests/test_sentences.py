@@ -1,11 +1,11 @@
-"""Tests for assistant.sentences: legal-text sentence splitting and building a ParsedPolicy."""
+"""Tests for assistant.foundation.sentences: legal-text sentence splitting and building a ParsedPolicy."""
 from __future__ import annotations
 
 import pytest
 
-from assistant.models import Block, Document
-from assistant.parsing import load_document, parse_html
-from assistant.sentences import build_policy, split_sentences
+from assistant.foundation.types import Block, Document
+from assistant.ingest.parsing import load_document, parse_html
+from assistant.foundation.sentences import build_policy, split_sentences
 from tests.conftest import policy_files
 
 MAX = 1_000_000

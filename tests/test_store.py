@@ -7,10 +7,10 @@ import sqlite3
 import numpy as np
 import pytest
 
-from assistant.errors import UnknownPolicyError
-from assistant.models import ParsedPolicy, Sentence
-from assistant.store import Store
-from retrieval.index import SentenceIndex
+from assistant.foundation.errors import UnknownPolicyError
+from assistant.foundation.types import ParsedPolicy, Sentence
+from assistant.store.database import Store
+from assistant.store.index import SentenceIndex
 from tests.conftest import store_snapshot
 
 

@@ -3,7 +3,7 @@ import itertools
 
 import torch
 
-from nlu.training import length_bucketed_batches, optimizer_with_schedule
+from assistant.foundation.training import length_bucketed_batches, optimizer_with_schedule
 
 
 def _rates(total: int, warmup: int, restart=None) -> list[float]:

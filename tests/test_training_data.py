@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from nlu.policyqa_data import QAExample, load_split, question_templates, rebuild_train, segment_text
-from retrieval.pairs import answer_sentences, build_pairs
+from assistant.corpora.policyqa import QAExample, load_split, question_templates, rebuild_train, segment_text
+from assistant.models.retriever.pairs import answer_sentences, build_pairs
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,7 @@ def test_rebuilt_examples_follow_the_policyqa_procedure(rebuilt):
 
 
 def test_segment_text_reproduces_policyqa_contexts():
-    from nlu.policyqa_data import opp115_policies
+    from assistant.corpora.policyqa import opp115_policies
 
     example = load_split("dev")[0]
     raw = opp115_policies()[example.policy].read_text(encoding="utf-8").split("|||")
@@ -70,8 +70,8 @@ def test_sentence_labels_come_from_the_annotators_spans():
     """sci-news.com: all three annotators marked the first segment Introductory/Generic and one
     of them also marked its last sentence Policy Change; two of three marked the sentence about
     keeping correspondence Data Retention."""
-    from nlu.policyqa_data import opp115_policies
-    from nlu.practice_sentences import _policy_sentences
+    from assistant.corpora.policyqa import opp115_policies
+    from assistant.corpora.practice_sentences import _policy_sentences
 
     path = opp115_policies()["sci-news.com"]
     sentences = _policy_sentences("sci-news.com", path)
@@ -87,8 +87,8 @@ def test_sentence_labels_come_from_the_annotators_spans():
 
 
 def test_a_sentence_belongs_to_the_one_split_holding_its_segment():
-    from nlu.categories import load_split
-    from nlu.practice_sentences import split_of
+    from assistant.models.practices.model import load_split
+    from assistant.corpora.practice_sentences import split_of
 
     test_segment = load_split("test")[0].text
     train_segment = load_split("train")[0].text

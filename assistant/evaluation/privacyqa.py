@@ -4,10 +4,10 @@ Every policy of the file is stored, with exactly the file's sentences, in a thro
 temporary `Settings.home`), and every question is put to the assistant's evidence selection,
 `Assistant.ask(question, policy, top_k=--max-evidence)`, over *all* sentences of its policy,
 exactly as the assistant runs: the FAISS index holds every sentence, the engine's candidate
-count, question classifier, cross-encoder and calibrated thresholds decide. The predicted set is the evidence's
+count, question classifier and calibrated thresholds decide. The predicted set is the evidence's
 `sentence_id - 1` (0-based index into the file's sentence list) when `answer.answerable`, else
 the empty set, and is scored with `assistant.evaluation.metrics` (Ravichander et al. 2019, §4.2.1).
-One `Assistant` (one embedder, one cross-encoder) serves the whole run.
+One `Assistant` (one set of models) serves the whole run.
 
 Input files (the format is detected from the content, the suffix only breaks ties):
 
@@ -18,11 +18,10 @@ Input files (the format is detected from the content, the suffix only breaks tie
   that is not `None` for a question is one reference: the sentences it marked `Relevant` (possibly
   none). A question that no annotator judged gets one empty reference, as in the authors' scorer.
 - the reconstructed LegalBench dev file `privacyqa_lb_dev.json`, shipped in the PrivacyQA corpus:
-  `assistant.corpora.corpus_dir("privacyqa") / "privacyqa_lb_dev.json"` (i.e.
-  `data/corpora/.extracted/privacyqa/privacyqa_lb_dev.json` once extracted). One reference per
-  question: `relevant`. The file lost the policies' sentence order, and its own order leaks the
-  labels, so the loader stores the sentences in a fixed shuffled order and the run turns the
-  engine's neighbours' share off (`unordered`).
+  `assistant.corpora.corpus_dir("privacyqa") / "privacyqa_lb_dev.json"` (the default of
+  `--data`). One reference per question: `relevant`. The file lost the policies' sentence order,
+  and its own order leaks the labels, so the loader stores the sentences in a fixed shuffled
+  order (`unordered`).
 
 Every number in the report (`PrivacyQAReport.to_json`) is a *percentage with one decimal* (0–100),
 as in the paper's tables. `answerability` scores the answerable class, a question being
@@ -60,8 +59,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from assistant.config import DEFAULT_MAX_EVIDENCE, Settings
-from assistant.errors import AssistantError
+from assistant.answering.selection import SelectionParameters
+from assistant.foundation.settings import Settings
+from assistant.foundation.errors import AssistantError
 from assistant.evaluation.metrics import (
     BinaryScore,
     Score,
@@ -70,10 +70,9 @@ from assistant.evaluation.metrics import (
     percent,
     question_score,
 )
-from nlu.question_data import PRIVACYQA_COLUMNS
+from assistant.foundation.types import ProgressCallback
+from assistant.models.questions.data import PRIVACYQA_COLUMNS
 
-# (stage, completed, total), like the engine's ProgressCallback.
-ProgressCallback = Callable[[str, int, int], None]
 
 LB_DEV_FILE = "privacyqa_lb_dev.json"
 FLAG_FILES = ("questions_test.tsv", "questions_train.tsv")
@@ -459,7 +458,7 @@ class PrivacyQAReport:
 def run_privacyqa(
     path: Path,
     limit: int | None = None,
-    max_evidence: int = DEFAULT_MAX_EVIDENCE,
+    max_evidence: int | None = None,
     settings: Settings | None = None,
     progress: ProgressCallback | None = None,
     **models: Any,
@@ -473,19 +472,22 @@ def run_privacyqa(
 
 def evaluate(
     dataset: PrivacyQADataset,
-    max_evidence: int = DEFAULT_MAX_EVIDENCE,
+    max_evidence: int | None = None,
     settings: Settings | None = None,
     progress: ProgressCallback | None = None,
     **models: Any,
 ) -> PrivacyQAReport:
     """Ingest the dataset's policies into a temporary store and score the assistant and baselines.
 
-    `settings` (default: from the environment) supply the engine's thresholds; its home is
-    replaced by a temporary directory. `models` are shared with the engine (see `Assistant`).
+    `max_evidence` defaults to the shipped selection's cap. `settings` (default: from the
+    environment) has its home replaced by a temporary directory. `models` (and `parameters`, the
+    evidence selection) are passed to the engine (see `Assistant`).
     """
     from assistant.engine import Assistant
-    from assistant.sentences import policy_from_sentences
+    from assistant.foundation.sentences import policy_from_sentences
 
+    if max_evidence is None:
+        max_evidence = (models.get("parameters") or SelectionParameters.load()).max_evidence
     if max_evidence < 1:
         raise AssistantError("--max-evidence must be at least 1.")
     if not dataset.questions:
@@ -498,8 +500,6 @@ def evaluate(
     results = []
     with tempfile.TemporaryDirectory(prefix="privacyqa-eval-") as home:
         run_settings = dataclasses.replace(base, home=Path(home))
-        if not dataset.ordered:  # no document order, so no neighbours (see `unordered`)
-            run_settings = dataclasses.replace(run_settings, context_weight=0.0)
         assistant = Assistant(run_settings, **models)
         try:
             for done, (policy_id, sentences) in enumerate(dataset.policies.items()):

@@ -1,0 +1,159 @@
+"""Structured facts from PolicyIE slots: a one-line statement per sentence, and the privacy label.
+
+Everything shown comes from the policy: slot texts are quoted verbatim; only connecting words
+("shares … with …") and category names are ours.
+"""
+from __future__ import annotations
+
+import collections
+from dataclasses import asdict, dataclass, field
+
+from assistant.foundation.types import Facts, Sentence, Slot
+
+VERBS = {
+    "data-collection-usage": "collects",
+    "data-sharing-disclosure": "shares",
+    "data-storage-retention-deletion": "keeps",
+    "data-security-protection": "protects",
+}
+NEGATED_VERBS = {
+    "collects": "does not collect", "shares": "does not share", "keeps": "does not keep",
+    "protects": "does not protect",
+}
+_ACTORS = ("data-collector", "data-sharer", "data-holder", "data-protector")
+_DATA = ("data-collected", "data-shared", "data-retained", "data-protected")
+CHOICE_CATEGORIES = ("User Choice/Control", "User Access, Edit and Deletion")
+
+
+# Words that alone say nothing: a slot made only of them ("and", "your") is not shown.
+_FUNCTION_WORDS = frozenset(
+    "a an and any are as at be by for from in is it its of on or our the their them they this to us we "
+    "with you your yours".split()
+)
+
+
+def informative(slot: Slot) -> bool:
+    """Whether a slot's text carries content (not only function words or punctuation)."""
+    return any(len(w) > 1 and w.lower() not in _FUNCTION_WORDS for w in slot.text.replace("-", " ").split()
+               if any(c.isalpha() for c in w))
+
+
+def role(slot: Slot) -> str:
+    """The slot type without its attribute: `data-shared.data-contact` → `data-shared`."""
+    return slot.slot.split(".", 1)[0]
+
+
+def attribute(slot: Slot) -> str:
+    """Readable attribute: `data-shared.data-contact` → `contact`, `purpose-argument.advertising-marketing` →
+    `advertising marketing`."""
+    value = slot.slot.split(".", 1)[-1]
+    return value.removeprefix("data-").replace("-", " ")
+
+
+def statement(facts: Facts) -> str | None:
+    """'We (“we”) shares contact data (“email address”) with “advertising partners” …', or None for `Other`."""
+    verb = VERBS.get(facts.intent)
+    if verb is None:
+        return None
+    by_role: dict[str, list[Slot]] = collections.defaultdict(list)
+    for slot in facts.slots:
+        if informative(slot) or role(slot) in ("polarity", "data-collector", "data-sharer", "data-holder",
+                                               "data-protector"):
+            by_role[role(slot)].append(slot)
+    if by_role.get("polarity"):
+        verb = NEGATED_VERBS[verb]
+    actors = [s for r in _ACTORS for s in by_role.get(r, [])]
+    data = [s for r in _DATA for s in by_role.get(r, [])]
+    who = _quote(actors[:1]) if actors else "The policy"
+    what = "; ".join(f"{attribute(s)} data ({_quote([s])})" for s in data[:4]) or "data"
+    parts = [f"{who} {verb} {what}"]
+    if by_role.get("data-provider"):
+        parts.append(f"from {_quote(by_role['data-provider'][:2])}")
+    if by_role.get("data-receiver"):
+        parts.append(f"with {_quote(by_role['data-receiver'][:3])}")
+    if by_role.get("retention-period"):
+        parts.append(f"for {_quote(by_role['retention-period'][:1])}")
+    if by_role.get("storage-place"):
+        parts.append(f"in {_quote(by_role['storage-place'][:1])}")
+    if by_role.get("method"):
+        parts.append(f"by {_quote(by_role['method'][:3])}")
+    if by_role.get("protect-against"):
+        parts.append(f"against {_quote(by_role['protect-against'][:2])}")
+    if by_role.get("purpose-argument"):
+        parts.append("for " + ", ".join(sorted({attribute(s) for s in by_role["purpose-argument"]})))
+    if by_role.get("condition-argument"):
+        parts.append(f"— condition: {_quote(by_role['condition-argument'][:2])}")
+    return " ".join(parts) + "."
+
+
+def _quote(slots: list[Slot]) -> str:
+    return ", ".join(f"“{s.text}”" for s in slots)
+
+
+@dataclass
+class LabelCell:
+    """One row of a label section: an item (e.g. a data type) and where the policy says it."""
+
+    item: str
+    examples: list[str] = field(default_factory=list)  # verbatim slot texts, most frequent first
+    sentences: list[int] = field(default_factory=list)  # ordinals of the sentences it comes from
+    negated: bool = False  # at least one of those sentences says it does *not* happen
+
+
+@dataclass
+class LabelSection:
+    title: str
+    rows: list[LabelCell]
+
+
+@dataclass
+class PrivacyLabel:
+    policy: str
+    version: int
+    sections: list[LabelSection]
+    sentences_read: int
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+# (section title, slot roles grouped by attribute in that section)
+_LABEL_SECTIONS = (
+    ("Data collected", ("data-collected",), "attribute"),
+    ("Data shared", ("data-shared",), "attribute"),
+    ("Shared with", ("data-receiver",), "text"),
+    ("Purposes", ("purpose-argument",), "attribute"),
+    ("Data retained", ("data-retained",), "attribute"),
+    ("Retention periods", ("retention-period",), "text"),
+    ("Security measures", ("method",), "attribute"),
+)
+MAX_EXAMPLES = 3
+
+
+def build_label(policy: str, version: int, sentences: list[Sentence]) -> PrivacyLabel:
+    """The privacy label of a policy version from its stored facts and practice categories."""
+    sections = []
+    for title, roles, grouping in _LABEL_SECTIONS:
+        cells: dict[str, LabelCell] = {}
+        texts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+        for sentence in sentences:
+            if sentence.facts is None:
+                continue
+            negated = any(role(s) == "polarity" for s in sentence.facts.slots)
+            for slot in sentence.facts.slots:
+                if role(slot) not in roles or not informative(slot):
+                    continue
+                key = attribute(slot) if grouping == "attribute" else " ".join(slot.text.lower().split())
+                cell = cells.setdefault(key, LabelCell(key))
+                texts[key][slot.text] += 1
+                if sentence.ordinal not in cell.sentences:
+                    cell.sentences.append(sentence.ordinal)
+                cell.negated = cell.negated or negated
+        for key, cell in cells.items():
+            cell.examples = [text for text, _ in texts[key].most_common(MAX_EXAMPLES)]
+        rows = sorted(cells.values(), key=lambda c: (-len(c.sentences), c.item))
+        sections.append(LabelSection(title, rows))
+    choices = [s.ordinal for s in sentences if set(s.categories) & set(CHOICE_CATEGORIES)]
+    choice_rows = [LabelCell("choices and access", [], choices)] if choices else []
+    sections.append(LabelSection("User choices", choice_rows))
+    return PrivacyLabel(policy, version, sections, sum(1 for s in sentences if s.facts is not None))

@@ -1,0 +1,40 @@
+"""The answering pipeline: understand the question → retrieve → rank → select → read the span → compose."""
+from __future__ import annotations
+
+from assistant.answering.compose import compose
+from assistant.answering.ranking import EvidenceRanking, rank_evidence
+from assistant.answering.selection import SelectionParameters, select
+from assistant.foundation.types import Answer, PolicyVersion
+from assistant.retrieval.search import SentenceSearch
+from assistant.understanding.question import QuestionUnderstanding
+from assistant.understanding.span import SpanReading
+
+
+class AnswerPipeline:
+    """Answers a question from one stored policy version; each stage is its own module."""
+
+    def __init__(self, understanding: QuestionUnderstanding, search: SentenceSearch, reading: SpanReading,
+                 parameters: SelectionParameters) -> None:
+        self.understanding = understanding
+        self.search = search
+        self.reading = reading
+        self.parameters = parameters
+
+    def rank(self, question: str, version: PolicyVersion) -> EvidenceRanking:
+        """The version's candidate sentences for `question`, best first (or why there are none)."""
+        understood = self.understanding.run(question)
+        sentences = self.search.sentences(version) if understood.reason is None else []
+        relevance = self.search.run(version, understood.text) if understood.reason is None else None
+        return rank_evidence(understood, version, sentences, relevance, self.parameters)
+
+    def run(self, question: str, version: PolicyVersion, top_k: int = 3) -> Answer:
+        """The answer: the best candidate, then the others within the evidence margin (at most `top_k`);
+        the span reader marks the short answer inside the best sentence."""
+        ranking = self.rank(question, version)
+        selection = select([r.selection_logit for r in ranking.ranked], [r.relevance for r in ranking.ranked],
+                           self.parameters, top_k)
+        span = None
+        if ranking.reason is None and not selection.silent:
+            best = ranking.ranked[selection.positions[0]].sentence
+            span = self.reading.run(ranking.question, self.search.sentences(version), best)
+        return compose(ranking, selection, span)

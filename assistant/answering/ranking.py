@@ -1,0 +1,72 @@
+"""Rank: the policy's candidate sentences for an understood question, best first, or why there are none."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from assistant.answering.reasons import POLICY_SILENT
+from assistant.answering.selection import SelectionParameters, practice_match, rank_candidates, topic_scores
+from assistant.foundation.maths import sigmoid
+from assistant.foundation.types import PolicyVersion, Sentence
+from assistant.understanding.question import UnderstoodQuestion
+
+
+@dataclass(frozen=True)
+class ScoredSentence:
+    """A candidate sentence with its relevance probability and its ranking score."""
+
+    sentence: Sentence
+    relevance: float  # the scorer's probability alone: does this sentence answer the question?
+    selection_logit: float  # relevance plus topic score: ranks and selects evidence
+    practice_match: float = 0.0  # how well its practices match the question's (assistant.answering.selection)
+
+    @property
+    def score(self) -> float:
+        """The selection logit as a probability (what an answer shows for each evidence sentence)."""
+        return float(sigmoid(self.selection_logit))
+
+
+@dataclass(frozen=True)
+class EvidenceRanking:
+    """The policy's candidate sentences for a question, best first, or why there are none."""
+
+    question: str  # normalised
+    version: PolicyVersion
+    reason: str | None  # set when the question classifier or the categories rule it out
+    confidence: float  # the classifier's probability for `reason`
+    ranked: list[ScoredSentence]  # best first
+
+
+def rank_evidence(question: UnderstoodQuestion, version: PolicyVersion, sentences: list[Sentence],
+                  relevance: np.ndarray | None, parameters: SelectionParameters) -> EvidenceRanking:
+    """Stage: rank the version's sentences (their relevance logits from retrieval) for the question.
+
+    1. A question the classifier refused is ranked against nothing (`reason` says why).
+    2. If the question is confidently about practice categories the policy does not cover (no
+       sentence tagged with them or with a tagger probability of `coverage_threshold`), the policy
+       is silent — unless a sentence matches strongly anyway (relevance ≥ `category_override`:
+       the tagger missed it).
+    3. Every sentence's logit gets its topic score (`practice_match_weight` × how well its
+       practices match the question's); the best `candidates` are ranked by that selection logit.
+    """
+    if question.reason is not None or relevance is None:
+        return EvidenceRanking(question.text, version, question.reason, question.reason_probability, [])
+    if question.focus and not question.focus & covered_categories(sentences, parameters.coverage_threshold) and (
+        sigmoid(relevance.max()) < parameters.category_override
+    ):
+        # e.g. a retention question against a policy with no retention sentence at all
+        return EvidenceRanking(question.text, version, POLICY_SILENT, 0.0, [])
+    match = practice_match(question.category_probabilities, [s.practice_scores for s in sentences])
+    topic = topic_scores(match, parameters.practice_match_weight)
+    scores = relevance + topic
+    ranked = [ScoredSentence(sentences[i], float(sigmoid(relevance[i])), float(scores[i]), float(match[i]))
+              for i in rank_candidates(relevance, topic, parameters.candidates)]
+    return EvidenceRanking(question.text, version, None, 0.0, ranked)
+
+
+def covered_categories(sentences: list[Sentence], floor: float) -> set[str]:
+    """The practice categories at least one sentence was tagged with, or has a tagger probability of
+    at least `floor` for."""
+    return {c for sentence in sentences for c in sentence.categories} | {
+        c for sentence in sentences for c, probability in sentence.practice_scores.items() if probability >= floor}

@@ -1,0 +1,70 @@
+"""Saving and loading released model weights with their manifest (base, data, command, metrics)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+
+import torch
+from safetensors.torch import load_file, save_file
+
+from assistant.foundation.encoder import EMBEDDER_NAME
+from assistant.foundation.resources import WEIGHTS_DIR
+
+__all__ = ["WEIGHTS_DIR", "amend_release", "load_release", "save_release", "sha256_of"]
+
+
+def sha256_of(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def save_release(
+    directory: Path, state: dict[str, torch.Tensor], config: dict, data: dict, command: str, metrics: dict
+) -> None:
+    """Write `model.safetensors` (fp16), `config.json` and `manifest.json` into `directory`."""
+    directory.mkdir(parents=True, exist_ok=True)
+    save_file({k: v.to(torch.float16).contiguous() for k, v in state.items()}, str(directory / "model.safetensors"))
+    (directory / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    manifest = {
+        "base": EMBEDDER_NAME,
+        "data": data,
+        "command": command,
+        "date": datetime.now(UTC).date().isoformat(),
+        "code_revision": _git_revision(),
+        "metrics": metrics,
+    }
+    (directory / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+def amend_release(directory: Path, config: dict, data: dict, metrics: dict) -> None:
+    """Merge keys into a release's `config.json` and its manifest's `data` and `metrics` (for a part
+    fitted after the weights, such as the practice tagger's lexical half)."""
+    config_path, manifest_path = directory / "config.json", directory / "manifest.json"
+    config_path.write_text(json.dumps(json.loads(config_path.read_text()) | config, indent=2) + "\n")
+    manifest = json.loads(manifest_path.read_text())
+    manifest["data"] |= data
+    manifest["metrics"] |= metrics
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+def load_release(directory: Path) -> tuple[dict[str, torch.Tensor], dict]:
+    """The fp32 trainable weights and the config of a released model."""
+    if not (directory / "model.safetensors").exists():
+        raise FileNotFoundError(f"No trained weights in {directory}: train them first (see its manifest or docs).")
+    state = {k: v.to(torch.float32) for k, v in load_file(str(directory / "model.safetensors")).items()}
+    return state, json.loads((directory / "config.json").read_text())
+
+
+def _git_revision() -> str | None:
+    try:
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
+            cwd=Path(__file__).parent,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None

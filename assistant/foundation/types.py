@@ -1,0 +1,145 @@
+"""Plain dataclasses for what flows between the assistant's components."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# (stage, completed, total): lets a front end draw progress without the engine knowing how.
+ProgressCallback = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph, list item or heading of a parsed document, in reading order."""
+
+    text: str
+    section_path: tuple[str, ...]  # headings above this block, outermost first
+    is_heading: bool = False
+
+
+@dataclass(frozen=True)
+class Document:
+    """A policy file turned into structured, cleaned text."""
+
+    title: str | None
+    blocks: list[Block]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A PolicyIE slot in a sentence: its label (e.g. `data-shared.data-contact`) and character span."""
+
+    slot: str
+    text: str  # verbatim: sentence_text[start:end]
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the PolicyIE model read in a sentence: its intent and its type-I / type-II slots."""
+
+    intent: str
+    slots: tuple[Slot, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"intent": self.intent, "slots": [asdict(s) for s in self.slots]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Facts:
+        return cls(data["intent"], tuple(Slot(**s) for s in data["slots"]))
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a stored policy version."""
+
+    ordinal: int  # 1-based position in the policy version; citations say "sentence {ordinal}"
+    text: str  # verbatim: equals policy_text[start:end]
+    start: int
+    end: int
+    section: str  # section path joined with " > " ("" when the sentence is above any heading)
+    categories: tuple[str, ...] = ()  # OPP-115 practice categories predicted at ingest
+    facts: Facts | None = None  # PolicyIE intent and slots predicted at ingest
+    # the practice tagger's probability for each OPP-115 category ({} for versions ingested before)
+    practice_scores: dict[str, float] = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True)
+class ParsedPolicy:
+    """The cleaned text of a policy and its sentences, ready to store."""
+
+    title: str | None
+    text: str
+    sections: list[str]
+    sentences: list[Sentence]
+
+
+@dataclass(frozen=True)
+class PolicyVersion:
+    """A stored version of a policy (the metadata, not the sentences)."""
+
+    id: int
+    name: str
+    version: int
+    source_path: str
+    sha256: str
+    ingested_at: str
+    n_sections: int
+    n_sentences: int
+    index_file: str
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A policy sentence offered as support for an answer."""
+
+    sentence_id: int
+    section: str
+    text: str
+    score: float
+
+    def citation(self) -> str:
+        """Human citation such as '§ Information We Collect › Cookies, sentence 12'."""
+        section = self.section.replace(" > ", " › ") if self.section else "(top of policy)"
+        return f"§ {section}, sentence {self.sentence_id}"
+
+
+@dataclass(frozen=True)
+class EvidenceFacts:
+    """The structured facts of one evidence sentence (Answer.facts)."""
+
+    sentence_id: int
+    intent: str
+    slots: list[Slot]
+
+
+@dataclass(frozen=True)
+class AnswerSpan:
+    """The short answer inside the best evidence sentence (offsets into that sentence's text)."""
+
+    sentence_id: int
+    start: int
+    end: int
+    text: str  # verbatim: sentence_text[start:end]
+
+
+@dataclass
+class Answer:
+    """What the engine returns for a question. `to_dict` gives the stable JSON form."""
+
+    question: str
+    policy: str
+    version: int
+    answerable: bool
+    reason: str | None
+    answer: str | None
+    confidence: float
+    evidence: list[Evidence] = field(default_factory=list)
+    facts: list[EvidenceFacts] = field(default_factory=list)
+    span: AnswerSpan | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

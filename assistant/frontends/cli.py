@@ -1,0 +1,302 @@
+"""The `assistant` command line: ingest, policies, remove, ask, label, eval, train.
+
+Each command imports the engine or the model it needs inside its function, on purpose: torch and
+the models take seconds to import, and `--help` or a bad argument must answer at once.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from assistant.foundation.settings import Settings
+from assistant.foundation.errors import AssistantError
+from assistant.frontends.render import print_error, render_answer, render_label, render_policies
+
+app = typer.Typer(
+    help="Ask questions about privacy policies and get answers quoted and cited from the policy.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _friendly_errors(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn expected failures into a one-line message on stderr and a non-zero exit."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except AssistantError as error:
+            print_error(err_console, str(error))
+            raise typer.Exit(code=2) from None
+        except KeyboardInterrupt:
+            print_error(err_console, "interrupted; the store is unchanged.")
+            raise typer.Exit(code=130) from None
+
+    return wrapper
+
+
+@contextmanager
+def _progress_bar(first_stage: str) -> Iterator[Callable[[str, int, int], None]]:
+    """A transient rich progress bar on stderr, driven by the engine's (stage, done, total) callback."""
+    with Progress(
+        TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=err_console, transient=True,
+    ) as bar:
+        task = bar.add_task(first_stage, total=None)
+
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=stage, completed=done, total=total)
+
+        yield progress
+
+
+def _assistant(max_size: int | None = None):
+    from assistant.engine import Assistant
+
+    settings = Settings.from_env()
+    if max_size is not None:
+        settings = dataclasses.replace(settings, max_bytes=max_size)
+    return Assistant(settings)
+
+
+@app.command()
+@_friendly_errors
+def ingest(
+    path: Annotated[Path, typer.Argument(help="Policy file: .html, .htm, .md or .txt.")],
+    name: Annotated[str | None, typer.Option(help="Name to store it under (default: the file name).")] = None,
+    max_size: Annotated[int | None, typer.Option(help="Largest file accepted, in bytes (default 10 MB).")] = None,
+) -> None:
+    """Store a policy (a new version if its content changed) and index its sentences."""
+    assistant = _assistant(max_size)
+    with _progress_bar("parsing") as progress:
+        result = assistant.ingest(path, name=name, progress=progress)
+    version = result.version
+    if result.unchanged:
+        console.print(f"{version.name}: unchanged (identical to version {version.version}); nothing to do.")
+    else:
+        console.print(
+            f"Ingested {version.name} version {version.version}: {version.n_sections} sections, "
+            f"{version.n_sentences} sentences in {result.seconds:.1f} s."
+        )
+
+
+@app.command()
+@_friendly_errors
+def policies() -> None:
+    """List the stored policies."""
+    summaries = _assistant().policies()
+    if not summaries:
+        console.print("No policies stored yet: add one with `assistant ingest PATH`.")
+        return
+    console.print(render_policies(summaries))
+
+
+@app.command()
+@_friendly_errors
+def remove(name: Annotated[str, typer.Argument(help="Policy name.")]) -> None:
+    """Delete a stored policy and all its versions."""
+    removed = _assistant().remove(name)
+    console.print(f"Removed {name} ({removed} version{'s' if removed != 1 else ''}).")
+
+
+@app.command()
+@_friendly_errors
+def ask(
+    question: Annotated[str, typer.Argument(help="Your question, in plain English.")],
+    policy: Annotated[str | None, typer.Option(help="Policy name (optional when only one is stored).")] = None,
+    version: Annotated[int | None, typer.Option(help="Policy version (default: latest).")] = None,
+    top: Annotated[int, typer.Option("--top", min=1, max=20, help="How many evidence sentences to show.")] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+) -> None:
+    """Answer a question about a stored policy, quoting and citing its sentences."""
+    assistant = _assistant()
+    answer = assistant.ask(question, policy=_choose_policy(assistant, policy), version=version, top_k=top)
+    if as_json:
+        sys.stdout.write(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        console.print(render_answer(answer))
+
+
+@app.command()
+@_friendly_errors
+def label(
+    policy: Annotated[str | None, typer.Option(help="Policy name (optional when only one is stored).")] = None,
+    version: Annotated[int | None, typer.Option(help="Policy version (default: latest).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the label as JSON.")] = False,
+) -> None:
+    """A privacy "nutrition label" of a stored policy: data collected and shared, with whom, why, how long."""
+    assistant = _assistant()
+    result = assistant.label(_choose_policy(assistant, policy), version)
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        console.print(render_label(result))
+
+
+def _choose_policy(assistant: Any, policy: str | None) -> str:
+    if policy:
+        return policy
+    names = assistant.policy_names()
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise AssistantError("No policies stored yet: add one with `assistant ingest PATH`.")
+    raise AssistantError(f"Several policies are stored; choose one with --policy: {', '.join(names)}.")
+
+
+eval_app = typer.Typer(
+    help="Measure the assistant on research benchmarks (each in a throwaway store).", no_args_is_help=True
+)
+app.add_typer(eval_app, name="eval")
+
+
+@eval_app.command("privacyqa")
+@_friendly_errors
+def eval_privacyqa(
+    data: Annotated[Path | None, typer.Option(
+        "--data", help="PrivacyQA file: the official policy_test_data.csv (tab-separated) or the reconstructed "
+        "JSON (default: the bundled privacyqa_lb_dev.json).",
+    )] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON (percentages).")] = False,
+    limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
+    max_evidence: Annotated[
+        int | None, typer.Option(min=1, max=50, help="top_k passed to ask (default: the shipped selection's cap).")
+    ] = None,
+) -> None:
+    """Sentence-level precision / recall / F1 on PrivacyQA, with answerability and baselines."""
+    from assistant.corpora import corpus_dir
+    from assistant.evaluation.privacyqa import LB_DEV_FILE, render_report, run_privacyqa
+
+    data = data or corpus_dir("privacyqa") / LB_DEV_FILE
+    with _progress_bar("loading") as progress:
+        report = run_privacyqa(data, limit=limit, max_evidence=max_evidence, progress=progress)
+    if as_json:
+        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        console.print(render_report(report))
+
+
+@eval_app.command("categories")
+@_friendly_errors
+def eval_categories(
+    split: Annotated[str, typer.Option(help="OPP-115 majority split: validation or test.")] = "test",
+    sentences: Annotated[bool, typer.Option(
+        "--sentences", help="Score single sentences labelled from the annotators' spans, not segments.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+) -> None:
+    """Macro / micro F1 of the practice-category classifier (PrivacyGLUE OPP-115 task), or its
+    sentence-level scores."""
+    from assistant.models.practices.model import evaluate
+
+    result = evaluate(_check_split(split, ("validation", "test")), sentences=sentences)
+    console.print_json(data=result) if as_json else console.print(result)
+
+
+@eval_app.command("policyie")
+@_friendly_errors
+def eval_policyie(
+    split: Annotated[str, typer.Option(help="PolicyIE split: valid or test (test only for the final report).")] = "test",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+    limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N sentences.")] = None,
+) -> None:
+    """Intent F1, type-I / type-II slot F1 and exact match of the PolicyIE model (Ahmad et al. 2021)."""
+    from assistant.models.policyie.model import evaluate
+
+    result = evaluate(_check_split(split, ("train", "valid", "test")), limit=limit)
+    console.print_json(data=result) if as_json else console.print(result)
+
+
+@eval_app.command("policyqa")
+@_friendly_errors
+def eval_policyqa(
+    split: Annotated[str, typer.Option(help="PolicyQA split: dev or test (test only for the final report).")] = "test",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+    limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
+) -> None:
+    """SQuAD 1.1 exact match and F1 of the span reader on PolicyQA (gold contexts)."""
+    from assistant.models.reader.model import evaluate
+
+    result = evaluate(_check_split(split, ("dev", "test")), limit=limit)
+    console.print_json(data=result) if as_json else console.print(result)
+
+
+train_app = typer.Typer(help="Reproduce the shipped fine-tuned weights (resumable).", no_args_is_help=True)
+app.add_typer(train_app, name="train")
+
+
+@train_app.command("categories")
+@_friendly_errors
+def train_categories(
+    lexical_only: Annotated[bool, typer.Option(
+        "--lexical-only", help="Refit only the TF-IDF half on the shipped encoder (about a minute).")] = False,
+) -> None:
+    """Fine-tune the OPP-115 practice-category classifier into weights/practice_categories/ (resumes
+    per epoch), then fit its lexical half."""
+    from assistant.models.practices.model import fit_lexical, train_release
+
+    console.print(fit_lexical(log=console.print) if lexical_only else train_release(log=console.print))
+
+
+@train_app.command("questions")
+@_friendly_errors
+def train_questions() -> None:
+    """Train the question classifiers (answerability, categories) into weights/question_classifier/."""
+    from assistant.models.questions.model import train_release
+    from assistant.models.retriever.model import Embedder
+
+    console.print(train_release(Embedder()))
+
+
+@train_app.command("policyie")
+@_friendly_errors
+def train_policyie() -> None:
+    """Fine-tune the PolicyIE intent + slot model into weights/policyie/ (resumes per epoch)."""
+    from assistant.models.policyie.model import train_release
+
+    console.print(train_release(log=console.print))
+
+
+@train_app.command("reader")
+@_friendly_errors
+def train_reader() -> None:
+    """Fine-tune the PolicyQA span reader into weights/reader/ (checkpoints and resumes)."""
+    from assistant.models.reader.model import train_release
+
+    console.print(train_release(log=console.print))
+
+
+@train_app.command("retriever")
+@_friendly_errors
+def train_retriever() -> None:
+    """Fine-tune the bi-encoder's top layers on PolicyQA pairs into weights/retriever/ (resumes)."""
+    from assistant.models.retriever.train import train_release
+
+    console.print(train_release(log=console.print))
+
+
+def _check_split(split: str, allowed: tuple[str, ...]) -> str:
+    if split not in allowed:
+        raise AssistantError(f"Unknown split '{split}'; choose one of: {', '.join(allowed)}.")
+    return split
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

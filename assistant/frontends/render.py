@@ -1,0 +1,84 @@
+"""Terminal rendering of answers and policy lists with rich. Policy text is never parsed as markup."""
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from assistant.answering.reasons import explain_reason
+from assistant.answering.label import PrivacyLabel, statement
+from assistant.foundation.types import Answer, Facts
+from assistant.store.database import PolicySummary
+
+
+def render_answer(answer: Answer) -> Group:
+    """The answer first, then the quoted evidence with its citations."""
+    header = Text(f"{answer.policy} (version {answer.version})", style="bold cyan")
+    if answer.answerable:
+        body = Text(answer.answer or "", style="bold")
+        if answer.span:
+            body = Text("Short answer: ", style="dim")
+            body.append(answer.span.text, style="bold")
+        title = f"Answer · confidence {answer.confidence:.2f}"
+        evidence_title = "Evidence"
+    else:
+        body = Text(explain_reason(answer.reason), style="yellow")
+        body.append(f"  [{answer.reason}]", style="dim")
+        title = "No answer"
+        evidence_title = "Closest passages (none clearly answers)"
+    parts: list = [header, Panel(body, title=title, title_align="left")]
+    if answer.evidence:
+        parts.append(Text(evidence_title, style="bold"))
+        for rank, item in enumerate(answer.evidence, start=1):
+            quote = Text(f"{rank}. “", style="default")
+            span = answer.span if answer.span and answer.span.sentence_id == item.sentence_id else None
+            if span:  # the short answer, underlined inside its sentence
+                quote.append(item.text[: span.start], style="italic")
+                quote.append(item.text[span.start : span.end], style="bold italic underline")
+                quote.append(item.text[span.end :], style="italic")
+            else:
+                quote.append(item.text, style="italic")
+            quote.append("”")
+            citation = Text(f"   {item.citation()}  (score {item.score:.2f})", style="dim")
+            parts.extend([quote, citation])
+            facts = next((f for f in answer.facts if f.sentence_id == item.sentence_id), None)
+            said = statement(Facts(facts.intent, tuple(facts.slots))) if facts else None
+            if said:
+                parts.append(Text(f"   → {said}", style="green"))
+    return Group(*parts)
+
+
+def render_label(label: PrivacyLabel) -> Table:
+    """The privacy label as a table: each cell with its verbatim examples and source sentences."""
+    table = Table(title=f"Privacy label · {label.policy} (version {label.version})", show_lines=True)
+    for column in ("Section", "Item", "What the policy says", "Sentences"):
+        table.add_column(column, overflow="fold")
+    for section in label.sections:
+        if not section.rows:
+            table.add_row(Text(section.title, style="bold"), Text("not stated", style="dim"), "", "")
+        for number, cell in enumerate(section.rows):
+            item = Text(cell.item)
+            if cell.negated:
+                item.append("  (also stated as not done)", style="yellow")
+            examples = Text("; ".join(f"“{e}”" for e in cell.examples), style="italic")
+            sentences = ", ".join(str(n) for n in cell.sentences[:12]) + (" …" if len(cell.sentences) > 12 else "")
+            table.add_row(Text(section.title, style="bold") if number == 0 else "", item, examples, sentences)
+    return table
+
+
+def render_policies(policies: list[PolicySummary]) -> Table:
+    table = Table(title="Stored policies")
+    for column in ("Name", "Version", "Versions", "Sections", "Sentences", "Ingested (UTC)", "Source"):
+        table.add_column(column)
+    for summary in policies:
+        latest = summary.latest
+        table.add_row(
+            Text(latest.name), str(latest.version), str(summary.versions), str(latest.n_sections),
+            str(latest.n_sentences), latest.ingested_at, Text(latest.source_path, overflow="fold"),
+        )
+    return table
+
+
+def print_error(console: Console, message: str) -> None:
+    console.print(Text(f"error: {message}", style="bold red"), soft_wrap=True)

@@ -1,0 +1,51 @@
+"""Understand the question: is it one a privacy policy can answer (and if not, why), and which
+OPP-115 practices is it about?"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from assistant.foundation.errors import InvalidQuestionError
+from assistant.foundation.settings import MAX_QUESTION_CHARS
+from assistant.models.questions.data import ANSWERABLE
+from assistant.models.questions.model import QuestionClassifier
+from assistant.models.retriever.model import Embedder
+
+
+@dataclass(frozen=True)
+class UnderstoodQuestion:
+    """A validated question and what the question classifier read in it."""
+
+    text: str  # whitespace-normalised
+    reason: str | None  # None when answerable; else why not (out_of_scope, vague, …)
+    reason_probability: float  # the classifier's probability for `reason` (0.0 when answerable)
+    focus: frozenset[str] = frozenset()  # OPP-115 categories it is confidently about
+    category_probabilities: dict[str, float] = field(default_factory=dict)  # every category the classifier knows
+
+
+class QuestionUnderstanding:
+    """Stage: question text → `UnderstoodQuestion` (base-model embedding, then the linear classifiers)."""
+
+    def __init__(self, embedder: Embedder, classifier: QuestionClassifier, category_confidence: float) -> None:
+        self.embedder = embedder
+        self.classifier = classifier
+        self.category_confidence = category_confidence
+
+    def run(self, question: str) -> UnderstoodQuestion:
+        text = validate_question(question)
+        analysis = self.classifier.analyse(self.embedder.encode([text])[0])
+        if analysis.label != ANSWERABLE:
+            return UnderstoodQuestion(text, analysis.label, analysis.label_probability)
+        focus = frozenset(c for c, p in analysis.categories.items() if p >= self.category_confidence)
+        return UnderstoodQuestion(text, None, 0.0, focus, analysis.category_probabilities)
+
+
+def validate_question(question: str) -> str:
+    """The question with its whitespace normalised; empty or over-long questions are refused."""
+    question = " ".join(question.split())
+    if not question:
+        raise InvalidQuestionError("The question is empty: ask something about the policy.")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InvalidQuestionError(
+            f"The question is {len(question)} characters long; the limit is {MAX_QUESTION_CHARS}."
+        )
+    return question

@@ -1,1 +1,0 @@
-"""Language understanding over policies and questions: answerability, PolicyIE, the span reader."""

@@ -1,1 +1,0 @@
-"""Dense retrieval over policy sentences: the embedder, the FAISS index and the reranker."""
