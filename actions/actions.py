@@ -18,8 +18,8 @@ from actions import formatting
 from actions.formatting import Style
 from actions.policy_names import normalize, resolve
 from actions.runtime import run_engine
-from assistant.foundation.settings import MAX_QUESTION_CHARS
 from assistant.foundation.errors import AssistantError, InvalidQuestionError
+from assistant.foundation.settings import MAX_QUESTION_CHARS
 
 logger = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from assistant.foundation.settings import Settings
 from assistant.engine import Assistant
+from assistant.foundation.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = (

@@ -107,8 +107,8 @@ def require_chat_setup() -> None:
 
 
 def ingest_test_policies(home: Path, embedder, retriever, policyie, tmp_dir: Path) -> None:
-    from assistant.foundation.settings import Settings
     from assistant.engine import Assistant
+    from assistant.foundation.settings import Settings
 
     assistant = Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie)
     for name in POLICIES:

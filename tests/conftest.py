@@ -47,8 +47,8 @@ def home(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def assistant(home, embedder, retriever, policyie, reader):
-    from assistant.foundation.settings import Settings
     from assistant.engine import Assistant
+    from assistant.foundation.settings import Settings
 
     return Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie, reader=reader)
 
@@ -56,8 +56,8 @@ def assistant(home, embedder, retriever, policyie, reader):
 @pytest.fixture(scope="session")
 def amazon_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
     """A store holding the Amazon example policy, ingested once for the read-only tests."""
-    from assistant.foundation.settings import Settings
     from assistant.engine import Assistant
+    from assistant.foundation.settings import Settings
 
     home = tmp_path_factory.mktemp("amazon") / "home"
     Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie).ingest(AMAZON, name="amazon")
@@ -66,8 +66,8 @@ def amazon_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
 
 @pytest.fixture
 def amazon(amazon_home, embedder, retriever, policyie, reader):
-    from assistant.foundation.settings import Settings
     from assistant.engine import Assistant
+    from assistant.foundation.settings import Settings
 
     return Assistant(Settings(home=amazon_home), embedder=embedder, retriever=retriever, policyie=policyie,
                      reader=reader)

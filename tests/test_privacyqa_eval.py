@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from assistant.foundation.errors import AssistantError
 from assistant.evaluation.metrics import (
     Score,
     binary_score,
@@ -23,7 +22,6 @@ from assistant.evaluation.privacyqa import (
     RECONSTRUCTED,
     QuestionResult,
     baseline_predictions,
-    evaluate,
     load_privacyqa,
     render_report,
     run_privacyqa,
@@ -31,6 +29,7 @@ from assistant.evaluation.privacyqa import (
     unordered,
     word_count_ranking,
 )
+from assistant.foundation.errors import AssistantError
 from tests.conftest import cli_env
 
 FIRST, THIRD, CHOICE = "First Party Collection/Use", "Third Party Sharing/Collection", "User Choice/Control"
@@ -176,9 +175,9 @@ def test_official_loader_parses_policies_and_references(tmp_path):
 
 
 def test_official_file_scored_end_to_end(tmp_path, embedder, retriever, policyie):
-    from assistant.foundation.settings import Settings
     from assistant.engine import Assistant
     from assistant.foundation.sentences import policy_from_sentences
+    from assistant.foundation.settings import Settings
 
     path = write_official(tmp_path / "policy_test_data.csv")
     report = run_privacyqa(path, settings=Settings(home=tmp_path / "unused"), embedder=embedder, retriever=retriever, policyie=policyie)

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.foundation.sentences import build_policy, split_sentences
 from assistant.foundation.types import Block, Document
 from assistant.ingest.parsing import load_document, parse_html
-from assistant.foundation.sentences import build_policy, split_sentences
 from tests.conftest import policy_files
 
 MAX = 1_000_000

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.corpora.policyqa import QAExample, load_split, question_templates, rebuild_train, segment_text
+from assistant.corpora.opp115 import segment_text
+from assistant.corpora.policyqa import QAExample, load_split, question_templates, rebuild_train
 from assistant.models.retriever.pairs import answer_sentences, build_pairs
 
 
@@ -35,7 +36,7 @@ def test_rebuilt_examples_follow_the_policyqa_procedure(rebuilt):
 
 
 def test_segment_text_reproduces_policyqa_contexts():
-    from assistant.corpora.policyqa import opp115_policies
+    from assistant.corpora.opp115 import opp115_policies
 
     example = load_split("dev")[0]
     raw = opp115_policies()[example.policy].read_text(encoding="utf-8").split("|||")
@@ -70,7 +71,7 @@ def test_sentence_labels_come_from_the_annotators_spans():
     """sci-news.com: all three annotators marked the first segment Introductory/Generic and one
     of them also marked its last sentence Policy Change; two of three marked the sentence about
     keeping correspondence Data Retention."""
-    from assistant.corpora.policyqa import opp115_policies
+    from assistant.corpora.opp115 import opp115_policies
     from assistant.corpora.practice_sentences import _policy_sentences
 
     path = opp115_policies()["sci-news.com"]
@@ -87,8 +88,8 @@ def test_sentence_labels_come_from_the_annotators_spans():
 
 
 def test_a_sentence_belongs_to_the_one_split_holding_its_segment():
-    from assistant.models.practices.model import load_split
     from assistant.corpora.practice_sentences import split_of
+    from assistant.models.practices.model import load_split
 
     test_segment = load_split("test")[0].text
     train_segment = load_split("train")[0].text

@@ -20,20 +20,19 @@ that are in neither `dev.json` nor `test.json`:
 from __future__ import annotations
 
 import collections
-import csv
-import html
 import json
 import random
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from assistant.corpora import corpus_dir
+from assistant.corpora.opp115 import annotated_policy, opp115_policies
+
 SPLITS = ("dev", "test")
 SKIPPED_PRACTICE = "Other"
 SKIPPED_VALUE = "Unspecified"
-_TAG = re.compile(r"<[^>]+>")
 
 
 @dataclass(frozen=True)
@@ -48,14 +47,7 @@ class QAExample:
     type: str  # Practice|||Attribute|||Value
 
 
-def segment_text(raw: str) -> str:
-    """An OPP-115 segment as PolicyQA's contexts show it: plain text, single spaces."""
-    return " ".join(html.unescape(_TAG.sub(" ", raw)).split())
-
-
 def policyqa_file(split: str) -> Path:
-    from assistant.corpora import corpus_dir
-
     return corpus_dir("policyqa") / f"{split}.json"
 
 
@@ -83,48 +75,10 @@ def question_templates() -> dict[str, tuple[str, ...]]:
     return {triple: tuple(sorted(questions)) for triple, questions in templates.items()}
 
 
-def opp115_policies() -> dict[str, Path]:
-    """OPP-115 policy name (e.g. `ticketmaster.com`, PolicyQA's `title`) → sanitized HTML file."""
-    from assistant.corpora import corpus_dir
-
-    files = sorted((corpus_dir("opp115") / "sanitized_policies").glob("*.html"))
-    return {path.stem.split("_", 1)[1]: path for path in files}
-
-
 def train_policies() -> list[str]:
     """The OPP-115 policies in neither PolicyQA dev nor test (75)."""
     held_out = {example.policy for split in SPLITS for example in load_split(split)}
     return [name for name in opp115_policies() if name not in held_out]
-
-
-@dataclass(frozen=True)
-class AnnotationRow:
-    """One annotator's practice on one segment, as in OPP-115's annotation files."""
-
-    segment_id: int
-    annotator: str
-    practice: str
-    attributes: dict[str, dict]  # attribute → {"selectedText", "startIndexInSegment", "value", …}
-
-    def highlights(self) -> Iterator[tuple[str, dict, str]]:
-        """(attribute, its annotation, the highlighted text with whitespace collapsed) for each
-        attribute whose highlight has text and an offset."""
-        for attribute, value in self.attributes.items():
-            text = " ".join(html.unescape(value.get("selectedText") or "").split())
-            if text and text != "null" and value.get("startIndexInSegment", -1) >= 0:
-                yield attribute, value, text
-
-
-def annotated_policy(path: Path) -> tuple[list[str], list[AnnotationRow]]:
-    """An OPP-115 policy's segments (as PolicyQA shows them) and its annotation rows."""
-    from assistant.corpora import corpus_dir
-
-    segments = [segment_text(s) for s in path.read_text(encoding="utf-8").split("|||")]
-    policy_id = path.stem.split("_", 1)[0]
-    (annotation_file,) = (corpus_dir("opp115") / "annotations").glob(f"{policy_id}_*.csv")
-    with open(annotation_file, newline="", encoding="utf-8") as handle:
-        rows = [AnnotationRow(int(row[4]), row[2], row[5], json.loads(row[6])) for row in csv.reader(handle)]
-    return segments, rows
 
 
 @dataclass

@@ -18,9 +18,10 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from assistant.corpora.opp115 import annotated_policy, opp115_policies
+from assistant.corpora.policyqa import locate_span
 from assistant.foundation.sentences import split_sentences
 from assistant.models.practices.model import load_split
-from assistant.corpora.policyqa import annotated_policy, locate_span, opp115_policies
 
 OTHER_TYPES = ("Introductory/Generic", "Practice not covered", "Privacy contact information")
 MIN_CHARACTERS = 20  # shorter sentences (headings, "Cookies.") are too ambiguous to place in one split

@@ -50,7 +50,7 @@ import random
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,8 +60,6 @@ from rich.table import Table
 from rich.text import Text
 
 from assistant.answering.selection import SelectionParameters
-from assistant.foundation.settings import Settings
-from assistant.foundation.errors import AssistantError
 from assistant.evaluation.metrics import (
     BinaryScore,
     Score,
@@ -70,9 +68,10 @@ from assistant.evaluation.metrics import (
     percent,
     question_score,
 )
+from assistant.foundation.errors import AssistantError
+from assistant.foundation.settings import Settings
 from assistant.foundation.types import ProgressCallback
 from assistant.models.questions.data import PRIVACYQA_COLUMNS
-
 
 LB_DEV_FILE = "privacyqa_lb_dev.json"
 FLAG_FILES = ("questions_test.tsv", "questions_train.tsv")

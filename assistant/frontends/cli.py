@@ -18,8 +18,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from assistant.foundation.settings import Settings
 from assistant.foundation.errors import AssistantError
+from assistant.foundation.settings import Settings
 from assistant.frontends.render import print_error, render_answer, render_label, render_policies
 
 app = typer.Typer(

@@ -6,8 +6,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from assistant.answering.reasons import explain_reason
 from assistant.answering.label import PrivacyLabel, statement
+from assistant.answering.reasons import explain_reason
 from assistant.foundation.types import Answer, Facts
 from assistant.store.database import PolicySummary
 

@@ -21,12 +21,25 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from assistant.foundation.encoder import (
+    freeze_below,
+    load_base_encoder,
+    load_task_state,
+    mean_pool,
+    top_layer_prefixes,
+    trained_state,
+)
+from assistant.foundation.releases import WEIGHTS_DIR, load_release, save_release, sha256_of
+from assistant.foundation.resources import checkpoint_dir
+from assistant.foundation.training import (
+    Checkpoint,
+    EncoderTrainConfig,
+    descend,
+    length_bucketed_batches,
+    optimizer_with_schedule,
+)
 from assistant.foundation.types import Facts, Slot
 from assistant.models.policyie.crf import BIODecoder, LinearChainCRF
-from assistant.foundation.encoder import freeze_below, load_base_encoder, load_task_state, mean_pool, top_layer_prefixes, trained_state
-from assistant.foundation.resources import checkpoint_dir
-from assistant.foundation.releases import WEIGHTS_DIR, load_release, save_release, sha256_of
-from assistant.foundation.training import Checkpoint, EncoderTrainConfig, descend, length_bucketed_batches, optimizer_with_schedule
 
 RELEASE_DIR = WEIGHTS_DIR / "policyie"
 CHECKPOINT_DIR = checkpoint_dir("policyie")

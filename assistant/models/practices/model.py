@@ -26,11 +26,24 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from assistant.foundation.encoder import freeze_below, load_base_encoder, load_task_state, mean_pool, top_layer_prefixes, trained_state
-from assistant.models.practices.lexical import LexicalCategoryModel
-from assistant.foundation.resources import checkpoint_dir
+from assistant.foundation.encoder import (
+    freeze_below,
+    load_base_encoder,
+    load_task_state,
+    mean_pool,
+    top_layer_prefixes,
+    trained_state,
+)
 from assistant.foundation.releases import WEIGHTS_DIR, amend_release, load_release, save_release, sha256_of
-from assistant.foundation.training import Checkpoint, EncoderTrainConfig, descend, length_bucketed_batches, optimizer_with_schedule
+from assistant.foundation.resources import checkpoint_dir
+from assistant.foundation.training import (
+    Checkpoint,
+    EncoderTrainConfig,
+    descend,
+    length_bucketed_batches,
+    optimizer_with_schedule,
+)
+from assistant.models.practices.lexical import LexicalCategoryModel
 
 RELEASE_DIR = WEIGHTS_DIR / "practice_categories"
 # The lexical model's share of the mixed probability: chosen on random halves of the validation

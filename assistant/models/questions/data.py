@@ -14,7 +14,6 @@ import csv
 import json
 import random
 from dataclasses import dataclass
-from pathlib import Path
 
 from assistant.foundation.resources import package_path
 

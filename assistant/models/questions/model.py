@@ -12,8 +12,14 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from assistant.models.questions.data import ANSWERABLE, LABELS, QUESTION_CATEGORIES, LabelledQuestion, privacyqa_questions
 from assistant.foundation.releases import WEIGHTS_DIR, load_release, save_release
+from assistant.models.questions.data import (
+    ANSWERABLE,
+    LABELS,
+    QUESTION_CATEGORIES,
+    LabelledQuestion,
+    privacyqa_questions,
+)
 
 RELEASE_DIR = WEIGHTS_DIR / "question_classifier"
 

@@ -21,11 +21,23 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from assistant.foundation.encoder import freeze_below, load_base_encoder, load_task_state, top_layer_prefixes, trained_state
 from assistant.corpora.policyqa import QAExample
-from assistant.foundation.resources import checkpoint_dir
+from assistant.foundation.encoder import (
+    freeze_below,
+    load_base_encoder,
+    load_task_state,
+    top_layer_prefixes,
+    trained_state,
+)
 from assistant.foundation.releases import WEIGHTS_DIR, load_release, save_release, sha256_of
-from assistant.foundation.training import Checkpoint, EncoderTrainConfig, descend, length_bucketed_batches, optimizer_with_schedule
+from assistant.foundation.resources import checkpoint_dir
+from assistant.foundation.training import (
+    Checkpoint,
+    EncoderTrainConfig,
+    descend,
+    length_bucketed_batches,
+    optimizer_with_schedule,
+)
 
 RELEASE_DIR = WEIGHTS_DIR / "reader"
 CHECKPOINT_DIR = checkpoint_dir("reader")

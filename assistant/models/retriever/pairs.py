@@ -12,8 +12,8 @@ import collections
 from dataclasses import dataclass
 from functools import lru_cache
 
-from assistant.foundation.sentences import split_sentences
 from assistant.corpora.policyqa import QAExample
+from assistant.foundation.sentences import split_sentences
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from assistant.foundation.resources import checkpoint_dir
 from assistant.foundation.releases import save_release
+from assistant.foundation.resources import checkpoint_dir
 from assistant.foundation.training import Checkpoint, descend, optimizer_with_schedule
 from assistant.models.retriever.model import RELEASE_DIR
 from assistant.models.retriever.pairs import PairSet, RelevancePair, build_pairs
@@ -200,8 +200,8 @@ def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None
     """Train (resumably), measure on PolicyQA dev, and write the release (weights/retriever/)."""
     from assistant.corpora import CORPORA_DIR
     from assistant.corpora.policyqa import load_split, rebuild_train
-    from assistant.foundation.releases import sha256_of
     from assistant.foundation.encoder import load_base_model
+    from assistant.foundation.releases import sha256_of
 
     dev = load_split("dev")
     base_scores = retrieval_scores(load_base_model(), dev)
