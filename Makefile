@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export ASSISTANT_DEMO_HOME ?= $(CURDIR)/.demo-home
 DEMO_POLICY ?= examples/policies/amazon.com.html
 
-.PHONY: venv demo test clean-demo rasa-venv chat-venv rasa-train rasa-test rasa-cv web-deps chromium chat-test-setup \
+.PHONY: venv demo test wheel-check clean-demo rasa-venv chat-venv rasa-train rasa-test rasa-cv web-deps chromium chat-test-setup \
 	demo-store chat serve stop
 
 venv: $(STAMP)
@@ -21,8 +21,13 @@ $(STAMP): pyproject.toml requirements/constraints.txt
 demo: $(STAMP)
 	ASSISTANT_HOME=$(ASSISTANT_DEMO_HOME) $(BIN)/python -m assistant.frontends.demo $(DEMO_POLICY)
 
+# The wheel check first (a few minutes), so pytest's summary is the last line.
 test: $(STAMP) chat-test-setup rasa-test
+	scripts/wheel_check.sh
 	$(BIN)/python -m pytest -q
+
+wheel-check: $(STAMP)
+	scripts/wheel_check.sh
 
 clean-demo:
 	rm -rf $(ASSISTANT_DEMO_HOME)

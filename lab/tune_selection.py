@@ -33,9 +33,9 @@ from assistant.answering.selection import (
     topic_scores,
 )
 from assistant.corpora import corpus_dir
+from assistant.corpora.privacyqa import LB_DEV_FILE, PrivacyQADataset, PrivacyQAQuestion, load_privacyqa
 from assistant.engine import Assistant
 from assistant.evaluation.metrics import binary_score, mean_score, question_score
-from assistant.evaluation.privacyqa import LB_DEV_FILE, PrivacyQADataset, PrivacyQAQuestion, load_privacyqa
 from assistant.foundation.maths import sigmoid
 from assistant.foundation.sentences import policy_from_sentences
 from assistant.foundation.settings import Settings

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from assistant.corpora.privacyqa import LB_DEV_FILE, OFFICIAL, RECONSTRUCTED, load_privacyqa, unordered
+from assistant.evaluation.baselines import baseline_predictions, word_count_ranking
 from assistant.evaluation.metrics import (
     Score,
     binary_score,
@@ -17,17 +19,9 @@ from assistant.evaluation.metrics import (
     set_score,
 )
 from assistant.evaluation.privacyqa import (
-    LB_DEV_FILE,
-    OFFICIAL,
-    RECONSTRUCTED,
     QuestionResult,
-    baseline_predictions,
-    load_privacyqa,
-    render_report,
     run_privacyqa,
     summarise,
-    unordered,
-    word_count_ranking,
 )
 from assistant.foundation.errors import AssistantError
 from tests.conftest import cli_env
@@ -260,7 +254,9 @@ def test_table_rendering(tmp_path):
         for q in dataset.questions
     ]
     console = Console(record=True, width=120)
-    console.print(render_report(summarise(dataset, results)))
+    from assistant.frontends.render import render_privacyqa_report
+
+    console.print(render_privacyqa_report(summarise(dataset, results)))
     text = console.export_text()
     for expected in ("4 questions, 3 answerable", "assistant", "word count, top 5", "Answerability", THIRD):
         assert expected in text

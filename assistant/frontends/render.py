@@ -1,6 +1,8 @@
 """Terminal rendering of answers and policy lists with rich. Policy text is never parsed as markup."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -8,8 +10,12 @@ from rich.text import Text
 
 from assistant.answering.label import PrivacyLabel, statement
 from assistant.answering.reasons import explain_reason
+from assistant.evaluation.metrics import Score, percent
 from assistant.foundation.types import Answer, Facts
 from assistant.store.database import PolicySummary
+
+if TYPE_CHECKING:  # the harness imports the engine (torch): not needed to draw a report
+    from assistant.evaluation.privacyqa import PrivacyQAReport
 
 
 def render_answer(answer: Answer) -> Group:
@@ -82,3 +88,53 @@ def render_policies(policies: list[PolicySummary]) -> Table:
 
 def print_error(console: Console, message: str) -> None:
     console.print(Text(f"error: {message}", style="bold red"), soft_wrap=True)
+
+
+_BASELINE_LABELS = {
+    "no_answer": "baseline: no answer",
+    "word_count_top2": "baseline: word count, top 2",
+    "word_count_top3": "baseline: word count, top 3",
+    "word_count_top5": "baseline: word count, top 5",
+}
+
+
+def render_privacyqa_report(report: PrivacyQAReport) -> Group:
+    """Rich tables: sentence-level P/R/F1 with baselines, answerability, F1 per OPP-115 category."""
+    answerable = sum(r.question.answerable for r in report.results)
+    heading = Text(
+        f"PrivacyQA sentence-level evaluation: {report.data.name} ({report.format}), "
+        f"{len(report.results)} questions, {answerable} answerable",
+        style="bold",
+    )
+    main = Table()
+    main.add_column("system")
+    for column in ("precision", "recall", "F1"):
+        main.add_column(column, justify="right")
+    main.add_row("assistant", *_cells(report.score), style="bold")
+    for name, score in report.baselines.items():
+        main.add_row(_BASELINE_LABELS.get(name, name), *_cells(score))
+
+    answerability = Table(title="Answerability (answerable class)", title_justify="left")
+    for column in ("precision", "recall", "F1", "accuracy"):
+        answerability.add_column(column, justify="right")
+    a = report.answerability
+    answerability.add_row(*(f"{percent(v):.1f}" for v in (a.precision, a.recall, a.f1, a.accuracy)))
+
+    categories = Table(title="Assistant F1 by OPP-115 category (expert flags)", title_justify="left")
+    categories.add_column("category")
+    categories.add_column("questions", justify="right")
+    categories.add_column("F1", justify="right")
+    for name, (count, score) in report.by_category.items():
+        categories.add_row(name, str(count), f"{percent(score.f1):.1f}")
+    parts: list = [heading, main, answerability, categories]
+    if report.uncategorised:
+        parts.append(Text(f"{report.uncategorised} question(s) not found in the category flag files.", style="dim"))
+    if not report.ordered:
+        parts.append(Text("The file does not keep the policies' sentence order: sentences were stored in a "
+                          "fixed shuffled order, with the neighbours' share off.", style="dim"))
+    parts.append(Text(f"All numbers are percentages. {report.seconds:.0f} s.", style="dim"))
+    return Group(*parts)
+
+
+def _cells(score: Score) -> list[str]:
+    return [f"{percent(v):.1f}" for v in (score.precision, score.recall, score.f1)]
