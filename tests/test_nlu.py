@@ -128,7 +128,7 @@ def test_shipped_weights_fit_the_budget():
 
 
 def test_categories_training_smoke_writes_a_loadable_release(tmp_path):
-    from assistant.models.practices.model import TrainConfig, train_release
+    from assistant.models.practices.train import TrainConfig, train_release
 
     directory = tmp_path / "categories"
     stages = (TrainConfig(epochs=1, trainable_layers=1), TrainConfig(epochs=1, trainable_layers=1, sentences=True))
@@ -150,7 +150,7 @@ def test_categories_training_smoke_writes_a_loadable_release(tmp_path):
 
 
 def test_sentence_level_scores_of_the_shipped_tagger():
-    from assistant.models.practices.model import evaluate
+    from assistant.models.practices.evaluate import evaluate
 
     result = evaluate("validation", limit=40, sentences=True)
     assert result["split"] == "validation" and result["sentences"] == 40
@@ -184,7 +184,7 @@ def test_shipped_tagger_mixes_encoder_and_lexical_halves(practices):
 def test_refitting_the_lexical_half_reproduces_the_shipped_one(tmp_path):
     import shutil
 
-    from assistant.models.practices.model import fit_lexical
+    from assistant.models.practices.train import fit_lexical
 
     directory = tmp_path / "practice_categories"
     shutil.copytree(CATEGORIES_DIR, directory)

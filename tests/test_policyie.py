@@ -5,18 +5,10 @@ import json
 
 import pytest
 
-from assistant.models.policyie.model import (
-    RELEASE_DIR,
-    PolicyIEExample,
-    PolicyIETagger,
-    TaggedSentence,
-    TrainConfig,
-    _slots,
-    evaluate,
-    score,
-    train_release,
-    words,
-)
+from assistant.corpora.policyie import PolicyIEExample
+from assistant.models.policyie.evaluate import evaluate, score
+from assistant.models.policyie.model import RELEASE_DIR, PolicyIETagger, TaggedSentence, _slots, words
+from assistant.models.policyie.train import TrainConfig, train_release
 
 
 def test_scores_match_hand_computed_values():

@@ -6,16 +6,9 @@ import json
 import pytest
 
 from assistant.corpora.policyqa import QAExample
-from assistant.models.reader.model import (
-    RELEASE_DIR,
-    SpanReader,
-    TrainConfig,
-    exact_match,
-    f1_score,
-    normalize_answer,
-    squad_scores,
-    train_release,
-)
+from assistant.models.reader.evaluate import exact_match, f1_score, normalize_answer, squad_scores
+from assistant.models.reader.model import RELEASE_DIR, SpanReader
+from assistant.models.reader.train import TrainConfig, train_release
 
 
 def test_squad_normalisation_and_scores_by_hand():
@@ -48,7 +41,7 @@ def shipped():
 
 
 def test_shipped_reader_on_a_slice_of_dev(shipped):
-    from assistant.models.reader.model import evaluate
+    from assistant.models.reader.evaluate import evaluate
 
     manifest = json.loads((RELEASE_DIR / "manifest.json").read_text())
     assert manifest["command"] == "assistant train reader"
@@ -79,7 +72,7 @@ def test_answer_span_is_inside_the_best_evidence_sentence(amazon):
 
 
 def test_training_resumes_from_its_checkpoint(tmp_path):
-    from assistant.models.reader.model import train
+    from assistant.models.reader.train import train
 
     config = TrainConfig(trainable_layers=1, epochs=1, restart_epochs=1, checkpoint_every=1)
     first: list[str] = []

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import collections
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+import numpy as np
+
 from assistant.corpora.opp115 import annotated_policy, opp115_policies
 from assistant.corpora.policyqa import locate_span
+from assistant.corpora.practice_segments import load_split
 from assistant.foundation.sentences import split_sentences
-from assistant.models.practices.model import load_split
 
 OTHER_TYPES = ("Introductory/Generic", "Practice not covered", "Privacy contact information")
 MIN_CHARACTERS = 20  # shorter sentences (headings, "Cookies.") are too ambiguous to place in one split
@@ -104,3 +107,8 @@ def load_sentence_split(split: str, limit: int | None = None) -> list[LabelledSe
                 if limit is not None and len(found) >= limit:
                     return found
     return found
+
+
+def target_matrix(sentences: Sequence[LabelledSentence], labels: list[str]) -> np.ndarray:
+    """Soft targets of labelled sentences: each category's share of the annotators."""
+    return np.array([[s.targets.get(label, 0.0) for label in labels] for s in sentences], dtype=np.float32)

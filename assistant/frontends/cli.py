@@ -18,9 +18,17 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from assistant.corpora import corpus_dir
+from assistant.corpora.privacyqa import LB_DEV_FILE
 from assistant.foundation.errors import AssistantError
 from assistant.foundation.settings import Settings
-from assistant.frontends.render import print_error, render_answer, render_label, render_policies
+from assistant.frontends.render import (
+    print_error,
+    render_answer,
+    render_label,
+    render_policies,
+    render_privacyqa_report,
+)
 
 app = typer.Typer(
     help="Ask questions about privacy policies and get answers quoted and cited from the policy.",
@@ -178,8 +186,7 @@ def eval_privacyqa(
     ] = None,
 ) -> None:
     """Sentence-level precision / recall / F1 on PrivacyQA, with answerability and baselines."""
-    from assistant.corpora import corpus_dir
-    from assistant.evaluation.privacyqa import LB_DEV_FILE, render_report, run_privacyqa
+    from assistant.evaluation.privacyqa import run_privacyqa
 
     data = data or corpus_dir("privacyqa") / LB_DEV_FILE
     with _progress_bar("loading") as progress:
@@ -187,7 +194,7 @@ def eval_privacyqa(
     if as_json:
         sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
     else:
-        console.print(render_report(report))
+        console.print(render_privacyqa_report(report))
 
 
 @eval_app.command("categories")
@@ -200,7 +207,7 @@ def eval_categories(
 ) -> None:
     """Macro / micro F1 of the practice-category classifier (PrivacyGLUE OPP-115 task), or its
     sentence-level scores."""
-    from assistant.models.practices.model import evaluate
+    from assistant.models.practices.evaluate import evaluate
 
     result = evaluate(_check_split(split, ("validation", "test")), sentences=sentences)
     console.print_json(data=result) if as_json else console.print(result)
@@ -214,7 +221,7 @@ def eval_policyie(
     limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N sentences.")] = None,
 ) -> None:
     """Intent F1, type-I / type-II slot F1 and exact match of the PolicyIE model (Ahmad et al. 2021)."""
-    from assistant.models.policyie.model import evaluate
+    from assistant.models.policyie.evaluate import evaluate
 
     result = evaluate(_check_split(split, ("train", "valid", "test")), limit=limit)
     console.print_json(data=result) if as_json else console.print(result)
@@ -228,7 +235,7 @@ def eval_policyqa(
     limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
 ) -> None:
     """SQuAD 1.1 exact match and F1 of the span reader on PolicyQA (gold contexts)."""
-    from assistant.models.reader.model import evaluate
+    from assistant.models.reader.evaluate import evaluate
 
     result = evaluate(_check_split(split, ("dev", "test")), limit=limit)
     console.print_json(data=result) if as_json else console.print(result)
@@ -246,7 +253,7 @@ def train_categories(
 ) -> None:
     """Fine-tune the OPP-115 practice-category classifier into weights/practice_categories/ (resumes
     per epoch), then fit its lexical half."""
-    from assistant.models.practices.model import fit_lexical, train_release
+    from assistant.models.practices.train import fit_lexical, train_release
 
     console.print(fit_lexical(log=console.print) if lexical_only else train_release(log=console.print))
 
@@ -255,7 +262,7 @@ def train_categories(
 @_friendly_errors
 def train_questions() -> None:
     """Train the question classifiers (answerability, categories) into weights/question_classifier/."""
-    from assistant.models.questions.model import train_release
+    from assistant.models.questions.train import train_release
     from assistant.models.retriever.model import Embedder
 
     console.print(train_release(Embedder()))
@@ -265,7 +272,7 @@ def train_questions() -> None:
 @_friendly_errors
 def train_policyie() -> None:
     """Fine-tune the PolicyIE intent + slot model into weights/policyie/ (resumes per epoch)."""
-    from assistant.models.policyie.model import train_release
+    from assistant.models.policyie.train import train_release
 
     console.print(train_release(log=console.print))
 
@@ -274,7 +281,7 @@ def train_policyie() -> None:
 @_friendly_errors
 def train_reader() -> None:
     """Fine-tune the PolicyQA span reader into weights/reader/ (checkpoints and resumes)."""
-    from assistant.models.reader.model import train_release
+    from assistant.models.reader.train import train_release
 
     console.print(train_release(log=console.print))
 

@@ -14,6 +14,8 @@ import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 
+from assistant.foundation.maths import sigmoid
+
 FILE_NAME = "lexical.npz"
 NGRAM_RANGE = (1, 2)
 
@@ -50,7 +52,7 @@ class LexicalCategoryModel:
     def probabilities(self, texts: Sequence[str]) -> np.ndarray:
         """(n, n_labels) probabilities."""
         logits = self.vectorizer.transform(texts) @ self.weights.T + self.intercepts
-        return (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
+        return sigmoid(logits).astype(np.float32)
 
     def save(self, directory: Path) -> Path:
         terms = sorted(self.vectorizer.vocabulary_, key=self.vectorizer.vocabulary_.get)
