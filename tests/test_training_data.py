@@ -88,8 +88,8 @@ def test_sentence_labels_come_from_the_annotators_spans():
 
 
 def test_a_sentence_belongs_to_the_one_split_holding_its_segment():
-    from assistant.corpora.practice_sentences import split_of
     from assistant.corpora.practice_segments import load_split
+    from assistant.corpora.practice_sentences import split_of
 
     test_segment = load_split("test")[0].text
     train_segment = load_split("train")[0].text

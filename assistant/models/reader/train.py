@@ -118,7 +118,7 @@ def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None
     state = {f"bert.{k}": v for k, v in trained_state(bert, config.trainable_layers).items()}
     state |= {k: v for k, v in reader.model.state_dict().items() if k.startswith("span.")}
     _, counts = rebuild_train()
-    data = {"corpus": "PolicyQA train rebuilt from OPP-115 (nlu/policyqa_data.py); selection on PolicyQA dev",
+    data = {"corpus": "PolicyQA train rebuilt from OPP-115 (assistant/corpora/policyqa.py); selection on PolicyQA dev",
             "examples": min(counts.examples, limit or counts.examples),
             "sha256": sha256_of([CORPORA_DIR / "opp115.tar.xz", CORPORA_DIR / "policyqa.tar.xz"])}
     model_config = {"train": asdict(config), "trainable": top_layer_prefixes(bert, config.trainable_layers),

@@ -24,9 +24,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from assistant.foundation.releases import save_release
+from assistant.corpora import CORPORA_DIR
+from assistant.corpora.policyqa import load_split, rebuild_train
+from assistant.foundation.encoder import freeze_below, load_base_model, top_layer_prefixes, trained_state
+from assistant.foundation.releases import save_release, sha256_of
 from assistant.foundation.resources import checkpoint_dir
 from assistant.foundation.training import Checkpoint, descend, optimizer_with_schedule
+from assistant.models.retriever.evaluate import retrieval_scores
 from assistant.models.retriever.model import RELEASE_DIR
 from assistant.models.retriever.pairs import PairSet, RelevancePair, build_pairs
 
@@ -44,12 +48,6 @@ class TrainConfig:
     scale: float = 20.0  # cosine similarity → logits
     seed: int = 13
     checkpoint_every: int = 50
-
-
-def trainable_prefixes(model, layers: int) -> list[str]:
-    """Parameter-name prefixes (of the BERT inside the SentenceTransformer) that are trained."""
-    total = model[0].auto_model.config.num_hidden_layers
-    return [f"encoder.layer.{i}." for i in range(total - layers, total)]
 
 
 class _Batches:
@@ -96,20 +94,12 @@ def train(
     log: Callable[[str], None] = print,
 ):
     """Fine-tune and return the SentenceTransformer (resuming from `checkpoint_dir` if possible)."""
-    from assistant.corpora.policyqa import rebuild_train
-    from assistant.foundation.encoder import load_base_model
-
     torch.manual_seed(config.seed)
     model = load_base_model(device="cpu")
     inference_length = model.max_seq_length
     model.max_seq_length = config.max_seq_length  # short sequences for training only
-    prefixes = trainable_prefixes(model, config.trainable_layers)
     bert = model[0].auto_model
-    params = []
-    for name, param in bert.named_parameters():
-        param.requires_grad = any(name.startswith(p) for p in prefixes)
-        if param.requires_grad:
-            params.append(param)
+    params = freeze_below(bert, config.trainable_layers)
     optimizer, schedule = optimizer_with_schedule([(params, config.learning_rate)], config.steps, config.warmup_steps)
     checkpoint = Checkpoint(checkpoint_dir, asdict(config))
     start = 0
@@ -132,8 +122,7 @@ def train(
         loss = torch.nn.functional.cross_entropy(logits, torch.arange(len(rows)))
         losses.append(descend(loss, optimizer, schedule, params))
         if (step + 1) % config.checkpoint_every == 0 or step + 1 == config.steps:
-            trainable = {k: v for k, v in bert.state_dict().items() if any(k.startswith(p) for p in prefixes)}
-            checkpoint.save(optimizer, schedule, step=step + 1, trainable=trainable)
+            checkpoint.save(optimizer, schedule, step=step + 1, trainable=trained_state(bert, config.trainable_layers))
             rate = (time.perf_counter() - started) / (step + 1 - start)
             log(f"step {step + 1}/{config.steps} loss {np.mean(losses[-config.checkpoint_every:]):.3f} "
                 f"({rate:.2f} s/step)")
@@ -145,32 +134,6 @@ def train(
 def _embed(model, texts: list[str]) -> torch.Tensor:
     features = model.preprocess(texts)
     return model(features)["sentence_embedding"]
-
-
-def retrieval_scores(model, examples, limit: int | None = None, seed: int = 0) -> dict[str, float]:
-    """Ranking quality on PolicyQA-style examples: each question ranks all sentences of its policy.
-
-    Reports MRR@10 of the first relevant sentence and recall@10 of the relevant set, in %.
-    """
-    pair_set = build_pairs(examples)
-    queries = sorted({(p.policy, p.triple, p.question) for p in pair_set.pairs})
-    if limit:
-        queries = random.Random(seed).sample(queries, min(limit, len(queries)))
-    sentence_vectors = {
-        policy: model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True)
-        for policy, texts in pair_set.sentences.items()
-    }
-    question_vectors = model.encode([q[2] for q in queries], batch_size=64, normalize_embeddings=True)
-    mrr, recall = [], []
-    for (policy, triple, _), vector in zip(queries, question_vectors):
-        texts = pair_set.sentences[policy]
-        relevant = pair_set.relevant[(policy, triple)]
-        top = np.argsort(-(sentence_vectors[policy] @ vector))[:10]
-        hits = [rank for rank, i in enumerate(top) if texts[i] in relevant]
-        mrr.append(1 / (hits[0] + 1) if hits else 0.0)
-        recall.append(len(hits) / len(relevant))
-    return {"questions": len(queries), "mrr_at_10": round(100 * float(np.mean(mrr)), 1),
-            "recall_at_10": round(100 * float(np.mean(recall)), 1)}
 
 
 def calibrate(model, examples) -> dict[str, float]:
@@ -198,25 +161,20 @@ def calibrate(model, examples) -> dict[str, float]:
 def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None] = print,
                   directory: Path = RELEASE_DIR, checkpoint_dir: Path = CHECKPOINT_DIR) -> dict:
     """Train (resumably), measure on PolicyQA dev, and write the release (weights/retriever/)."""
-    from assistant.corpora import CORPORA_DIR
-    from assistant.corpora.policyqa import load_split, rebuild_train
-    from assistant.foundation.encoder import load_base_model
-    from assistant.foundation.releases import sha256_of
-
     dev = load_split("dev")
     base_scores = retrieval_scores(load_base_model(), dev)
     model = train(config, checkpoint_dir=checkpoint_dir, log=log)
     tuned_scores = retrieval_scores(model, dev)
     calibration = calibrate(model, dev)
-    prefixes = trainable_prefixes(model, config.trainable_layers)
-    state = {k: v for k, v in model[0].auto_model.state_dict().items() if any(k.startswith(p) for p in prefixes)}
+    bert = model[0].auto_model
+    prefixes = top_layer_prefixes(bert, config.trainable_layers)
+    state = trained_state(bert, config.trainable_layers)
     examples, counts = rebuild_train()
-    data = {"corpus": "PolicyQA train rebuilt from OPP-115 (nlu/policyqa_data.py); selection on PolicyQA dev",
+    data = {"corpus": "PolicyQA train rebuilt from OPP-115 (assistant/corpora/policyqa.py); selection on PolicyQA dev",
             "examples": counts.examples, "pairs": len(build_pairs(examples).pairs),
             "sha256": sha256_of([CORPORA_DIR / "opp115.tar.xz", CORPORA_DIR / "policyqa.tar.xz"])}
     metrics = {"policyqa_dev": {"base": base_scores, "fine_tuned": tuned_scores}}
-    save_release(directory, state, {"train": asdict(config), "trainable": prefixes,
-                                                   "calibration": calibration}, data,
-                 "assistant train retriever", metrics)
+    save_release(directory, state, {"train": asdict(config), "trainable": prefixes, "calibration": calibration},
+                 data, "assistant train retriever", metrics)
     log(json.dumps(metrics))
     return metrics
