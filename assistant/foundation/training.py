@@ -93,6 +93,16 @@ class Checkpoint:
         log(f"resumed after epoch {saved['epoch']}")
         return saved["epoch"], saved["best"]
 
+    def resume_steps(self, module: torch.nn.Module, state_key: str, optimizer, schedule, log) -> int:
+        """For loops that checkpoint every few steps: restore `module` from the payload's `state_key`
+        and return the steps done, or 0 to start afresh."""
+        saved = self.load(optimizer, schedule)
+        if not saved:
+            return 0
+        module.load_state_dict(saved[state_key], strict=False)
+        log(f"resumed at step {saved['step']}")
+        return saved["step"]
+
     def save(self, optimizer, schedule, **payload) -> None:
         """Write atomically (temporary file, then rename): a kill mid-save keeps the previous one."""
         self.path.parent.mkdir(parents=True, exist_ok=True)

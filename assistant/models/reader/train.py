@@ -77,12 +77,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
         [(encoder_params, config.encoder_learning_rate), (head_params, config.head_learning_rate)],
         total, round(0.06 * first_cycle), restart=(first_cycle, config.restart_scale) if config.restart_epochs else None)
     checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
-    step = 0
-    saved = checkpoint.load(optimizer, schedule)
-    if saved:
-        model.load_state_dict(saved["model"], strict=False)
-        step = saved["step"]
-        log(f"resumed at step {step}")
+    step = checkpoint.resume_steps(model, "model", optimizer, schedule, log)
     loss_fn = torch.nn.CrossEntropyLoss()
     model.train()
     started, first_step, losses = time.perf_counter(), step, []

@@ -102,12 +102,7 @@ def train(
     params = freeze_below(bert, config.trainable_layers)
     optimizer, schedule = optimizer_with_schedule([(params, config.learning_rate)], config.steps, config.warmup_steps)
     checkpoint = Checkpoint(checkpoint_dir, asdict(config))
-    start = 0
-    saved = checkpoint.load(optimizer, schedule)
-    if saved:
-        bert.load_state_dict(saved["trainable"], strict=False)
-        start = saved["step"]
-        log(f"resumed at step {start}")
+    start = checkpoint.resume_steps(bert, "trainable", optimizer, schedule, log)
     pair_set = build_pairs(rebuild_train()[0])
     batches = _Batches(pair_set, config.batch_size, config.seed)
     log(f"{len(pair_set.pairs)} pairs, {config.steps} steps of {config.batch_size}")
