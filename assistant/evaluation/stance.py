@@ -19,7 +19,7 @@ from assistant.understanding.stance import denies
 def evaluate(split: str = "validation", policyie=None) -> dict:
     """Scores of the three readers on one split (`train`, `validation` or `test`)."""
     if policyie is None:
-        from assistant.models.policyie.model import PolicyIETagger
+        from assistant.models.policyie.model import PolicyIETagger  # lazy: torch loads only when scoring
 
         policyie = PolicyIETagger.load()
     sentences = load_stance_split(split)
