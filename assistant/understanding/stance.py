@@ -122,8 +122,8 @@ def _no_passive(words: list[str]) -> bool:
         if word == "no" and _user_subject(words, i):
             continue
         for j in range(i + 1, min(i + 12, len(words) - 1)):
-            if words[j] in (";", ":", ".") or (words[j] == "," and j > i + 6):
-                break
+            if words[j] in (";", ":", ".", "what", "which", "how", "whether") or (words[j] == "," and j > i + 6):
+                break  # "we have no control over what information is collected": another clause
             if words[j] in ("is", "are", "was", "were", "be") and words[j + 1] in PRACTICE_VERBS:
                 return True
     return False
