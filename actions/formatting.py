@@ -256,7 +256,9 @@ def format_label(label: dict, style: Style) -> str:
             if row["examples"]:
                 item += f" (“{style.text(row['examples'][0])}”)"
             if row["negated"]:
-                item += " " + style.text("[also stated as not done]")
+                denying = row.get("negated_sentences") or []
+                only = bool(denying) and len(denying) == len(row["sentences"])
+                item += " " + style.text("[stated as NOT done]" if only else "[also stated as not done]")
             sentences = ", ".join(str(n) for n in row["sentences"][:4])
             items.append(f"{item} — {style.text('sentence' + ('s' if len(row['sentences']) > 1 else ''))} "
                          f"{sentences}{' …' if len(row['sentences']) > 4 else ''}")

@@ -9,6 +9,7 @@ import collections
 from dataclasses import asdict, dataclass, field
 
 from assistant.foundation.types import Facts, Sentence, Slot
+from assistant.understanding.stance import denies
 
 VERBS = {
     "data-collection-usage": "collects",
@@ -50,8 +51,22 @@ def attribute(slot: Slot) -> str:
     return value.removeprefix("data-").replace("-", " ")
 
 
-def statement(facts: Facts) -> str | None:
-    """'We (“we”) shares contact data (“email address”) with “advertising partners” …', or None for `Other`."""
+def has_polarity(facts: Facts) -> bool:
+    """Whether PolicyIE tagged a `polarity` (negation) slot in the sentence."""
+    return any(role(s) == "polarity" for s in facts.slots)
+
+
+def denied(facts: Facts | None, text: str | None) -> bool:
+    """Whether a sentence says its practice is *not* done: PolicyIE's polarity slot, or the word
+    rules of `understanding.stance` on its text (the model often misses the negation)."""
+    return (facts is not None and has_polarity(facts)) or (text is not None and denies(text))
+
+
+def statement(facts: Facts, text: str | None) -> str | None:
+    """'We (“we”) shares contact data (“email address”) with “advertising partners” …', or None for `Other`.
+
+    `text` is the sentence the facts come from: the verb is negated ("does not share") when the
+    sentence denies the practice (PolicyIE's polarity slot, or `denies(text)`)."""
     verb = VERBS.get(facts.intent)
     if verb is None:
         return None
@@ -60,7 +75,7 @@ def statement(facts: Facts) -> str | None:
         if informative(slot) or role(slot) in ("polarity", "data-collector", "data-sharer", "data-holder",
                                                "data-protector"):
             by_role[role(slot)].append(slot)
-    if by_role.get("polarity"):
+    if denied(facts, text):
         verb = NEGATED_VERBS[verb]
     actors = [s for r in _ACTORS for s in by_role.get(r, [])]
     data = [s for r in _DATA for s in by_role.get(r, [])]
@@ -98,6 +113,12 @@ class LabelCell:
     examples: list[str] = field(default_factory=list)  # verbatim slot texts, most frequent first
     sentences: list[int] = field(default_factory=list)  # ordinals of the sentences it comes from
     negated: bool = False  # at least one of those sentences says it does *not* happen
+    negated_sentences: list[int] = field(default_factory=list)  # those sentences' ordinals
+
+    @property
+    def only_negated(self) -> bool:
+        """Every sentence behind the cell denies it: the policy says it is *not* done."""
+        return bool(self.sentences) and len(self.negated_sentences) == len(self.sentences)
 
 
 @dataclass
@@ -139,7 +160,7 @@ def build_label(policy: str, version: int, sentences: list[Sentence]) -> Privacy
         for sentence in sentences:
             if sentence.facts is None:
                 continue
-            negated = any(role(s) == "polarity" for s in sentence.facts.slots)
+            negated = denied(sentence.facts, sentence.text)
             for slot in sentence.facts.slots:
                 if role(slot) not in roles or not informative(slot):
                     continue
@@ -148,6 +169,8 @@ def build_label(policy: str, version: int, sentences: list[Sentence]) -> Privacy
                 texts[key][slot.text] += 1
                 if sentence.ordinal not in cell.sentences:
                     cell.sentences.append(sentence.ordinal)
+                    if negated:  # a denying sentence never counts as plain "collected / shared"
+                        cell.negated_sentences.append(sentence.ordinal)
                 cell.negated = cell.negated or negated
         for key, cell in cells.items():
             cell.examples = [text for text, _ in texts[key].most_common(MAX_EXAMPLES)]

@@ -241,6 +241,20 @@ def eval_policyqa(
     console.print_json(data=result) if as_json else console.print(result)
 
 
+@eval_app.command("stance")
+@_friendly_errors
+def eval_stance(
+    split: Annotated[str, typer.Option(help="OPP-115 majority split: train, validation or test.")] = "validation",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+) -> None:
+    """Precision / recall / F1 of reading denials ("we do not sell …") on OPP-115's Does/Does Not
+    sentences: the word rules, PolicyIE's polarity slot, and their union (what the label uses)."""
+    from assistant.evaluation.stance import evaluate  # lazy: see the module docstring
+
+    result = evaluate(_check_split(split, ("train", "validation", "test")))
+    console.print_json(data=result) if as_json else console.print(result)
+
+
 train_app = typer.Typer(help="Reproduce the shipped fine-tuned weights (resumable).", no_args_is_help=True)
 app.add_typer(train_app, name="train")
 

@@ -49,7 +49,7 @@ def render_answer(answer: Answer) -> Group:
             citation = Text(f"   {item.citation()}  (score {item.score:.2f})", style="dim")
             parts.extend([quote, citation])
             facts = next((f for f in answer.facts if f.sentence_id == item.sentence_id), None)
-            said = statement(Facts(facts.intent, tuple(facts.slots))) if facts else None
+            said = statement(Facts(facts.intent, tuple(facts.slots)), item.text) if facts else None
             if said:
                 parts.append(Text(f"   → {said}", style="green"))
     return Group(*parts)
@@ -65,8 +65,11 @@ def render_label(label: PrivacyLabel) -> Table:
             table.add_row(Text(section.title, style="bold"), Text("not stated", style="dim"), "", "")
         for number, cell in enumerate(section.rows):
             item = Text(cell.item)
-            if cell.negated:
-                item.append("  (also stated as not done)", style="yellow")
+            if cell.only_negated:
+                item.append("  (stated as NOT done)", style="bold yellow")
+            elif cell.negated:
+                denying = ", ".join(str(n) for n in cell.negated_sentences[:6])
+                item.append(f"  (also stated as not done: sentence {denying})", style="yellow")
             examples = Text("; ".join(f"“{e}”" for e in cell.examples), style="italic")
             sentences = ", ".join(str(n) for n in cell.sentences[:12]) + (" …" if len(cell.sentences) > 12 else "")
             table.add_row(Text(section.title, style="bold") if number == 0 else "", item, examples, sentences)
