@@ -97,7 +97,15 @@ def format_answer(answer: dict, topics: Sequence[str], style: Style) -> str:
     first = evidence[0] if evidence else None
     span = answer.get("span")
     short = span["text"] if span else answer.get("answer") or ""
-    if first is not None and " ".join(short.split()) == " ".join(first.text.split()):
+    verdict = answer.get("verdict")
+    if verdict == "not_stated":  # the engine's verdict: the policy does not address the question
+        blocks = [f"I can't answer that from {policy}: it does not say."]
+        if first is not None:
+            blocks += ["The closest related passage (not an answer):", _quoted(style, first)]
+        return style.join(blocks)
+    if verdict in ("yes", "no", "conditional") and answer.get("headline"):
+        head = style.bold(style.text(answer["headline"]))
+    elif first is not None and " ".join(short.split()) == " ".join(first.text.split()):
         head = style.bold(f"{policy} says:")
     else:
         head = f"{style.bold(f'Answer ({policy}):')} {style.text(short)}"

@@ -48,7 +48,8 @@ def test_ask_json_has_stable_keys(cli_home):
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
     assert list(answer) == [
-        "question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence", "facts", "span"]
+        "question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence", "facts", "span",
+        "verdict", "headline", "facet", "question_type"]
     assert answer["answerable"] is True
     assert 1 <= len(answer["evidence"]) <= 2
     assert set(answer["evidence"][0]) == {"sentence_id", "section", "text", "score"}

@@ -67,7 +67,8 @@ def test_answer_quotes_stored_sentences_with_citations(amazon):
         assert stored[item.sentence_id].section == item.section
         assert item.citation().endswith(f"sentence {item.sentence_id}")
     assert set(json.loads(json.dumps(answer.to_dict()))) == {
-        "question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence", "facts", "span"
+        "question", "policy", "version", "answerable", "reason", "answer", "confidence", "evidence", "facts", "span",
+        "verdict", "headline", "facet", "question_type",
     }
 
 

@@ -4,17 +4,24 @@ from __future__ import annotations
 from assistant.answering.ranking import EvidenceRanking
 from assistant.answering.reasons import POLICY_SILENT
 from assistant.answering.selection import Selection
+from assistant.answering.verdict import Verdict
 from assistant.foundation.types import Answer, AnswerSpan, Evidence, EvidenceFacts
 
 
-def compose(ranking: EvidenceRanking, selection: Selection, span: AnswerSpan | None) -> Answer:
-    """Stage: the `Answer` for a ranking and the selection made from it.
+def compose(ranking: EvidenceRanking, selection: Selection, verdict: Verdict, span: AnswerSpan | None) -> Answer:
+    """Stage: the `Answer` for a ranking, the selection made from it and the verdict decided on it.
 
-    The answer text is the first evidence sentence. A refused question (`ranking.reason`) has no
-    evidence; a silent policy (`selection.silent`) keeps its closest evidence but no answer or facts.
+    The sentence that supports the verdict comes first and is the answer text. A refused question
+    (`ranking.reason`) has no evidence; a silent policy (nothing reaches the silence threshold)
+    keeps its closest passages as evidence, but no answer or facts. `answerable` is retrieval's
+    call (some sentence is relevant); whether the policy addresses the question's facet is the
+    verdict's (`not_stated`, and the headline says so).
     """
     reason = ranking.reason or (POLICY_SILENT if selection.silent else None)
-    selected = [ranking.ranked[i] for i in selection.positions]
+    positions = selection.positions
+    if verdict.support is not None and reason is None:  # the support first; at most as many as selected
+        positions = ([verdict.support] + [p for p in positions if p != verdict.support])[: len(positions)]
+    selected = [ranking.ranked[i] for i in positions]
     evidence = [Evidence(r.sentence.ordinal, r.sentence.section, r.sentence.text, _round(r.score)) for r in selected]
     facts = [EvidenceFacts(r.sentence.ordinal, r.sentence.facts.intent, list(r.sentence.facts.slots))
              for r in selected if r.sentence.facts is not None]
@@ -25,19 +32,23 @@ def compose(ranking: EvidenceRanking, selection: Selection, span: AnswerSpan | N
         answerable=reason is None,
         reason=reason,
         answer=evidence[0].text if reason is None else None,
-        confidence=_round(_confidence(ranking, reason, selection.best_relevance)),
+        confidence=_round(_confidence(ranking, reason, selection.best_relevance, selected)),
         evidence=evidence if ranking.reason is None else [],
         facts=facts if reason is None else [],
         span=span if reason is None else None,
+        verdict=verdict.verdict,
+        headline=verdict.headline,
+        facet=ranking.facet,
+        question_type=ranking.question_type,
     )
 
 
-def _confidence(ranking: EvidenceRanking, reason: str | None, best_relevance: float) -> float:
+def _confidence(ranking: EvidenceRanking, reason: str | None, best_relevance: float, selected: list) -> float:
     """The classifier's probability for a refusal reason; the answer sentence's relevance probability
-    for an answer; the best relevance (below the silence threshold) when the policy is silent."""
+    for an answer; the best relevance when the policy is silent."""
     if ranking.reason:
         return ranking.confidence
-    return ranking.ranked[0].relevance if reason is None else best_relevance
+    return selected[0].relevance if reason is None else best_relevance
 
 
 def _round(value: float) -> float:

@@ -1,9 +1,11 @@
-"""The answering pipeline: understand the question → retrieve → rank → select → read the span → compose."""
+"""The answering pipeline: understand the question → retrieve → rank → select → decide the verdict →
+read the span → compose."""
 from __future__ import annotations
 
 from assistant.answering.compose import compose
 from assistant.answering.ranking import EvidenceRanking, rank_evidence
 from assistant.answering.selection import SelectionParameters, select
+from assistant.answering.verdict import decide
 from assistant.foundation.types import Answer, PolicyVersion
 from assistant.retrieval.search import SentenceSearch
 from assistant.understanding.question import QuestionUnderstanding
@@ -33,8 +35,9 @@ class AnswerPipeline:
         ranking = self.rank(question, version)
         selection = select([r.selection_logit for r in ranking.ranked], [r.relevance for r in ranking.ranked],
                            self.parameters, top_k)
+        verdict = decide(ranking, selection, ranking.question_type, ranking.facet)
         span = None
-        if ranking.reason is None and not selection.silent:
-            best = ranking.ranked[selection.positions[0]].sentence
+        if ranking.reason is None and verdict.support is not None:
+            best = ranking.ranked[verdict.support].sentence
             span = self.reading.run(ranking.question, self.search.sentences(version), best)
-        return compose(ranking, selection, span)
+        return compose(ranking, selection, verdict, span)

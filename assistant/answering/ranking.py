@@ -36,6 +36,8 @@ class EvidenceRanking:
     reason: str | None  # set when the question classifier or the categories rule it out
     confidence: float  # the classifier's probability for `reason`
     ranked: list[ScoredSentence]  # best first
+    question_type: str = "other"  # from the understood question
+    facet: str | None = None
 
 
 def rank_evidence(question: UnderstoodQuestion, version: PolicyVersion, sentences: list[Sentence],
@@ -50,19 +52,20 @@ def rank_evidence(question: UnderstoodQuestion, version: PolicyVersion, sentence
     3. Every sentence's logit gets its topic score (`practice_match_weight` × how well its
        practices match the question's); the best `candidates` are ranked by that selection logit.
     """
+    kind = {"question_type": question.question_type, "facet": question.facet}
     if question.reason is not None or relevance is None:
-        return EvidenceRanking(question.text, version, question.reason, question.reason_probability, [])
+        return EvidenceRanking(question.text, version, question.reason, question.reason_probability, [], **kind)
     if question.focus and not question.focus & covered_categories(sentences, parameters.coverage_threshold) and (
         sigmoid(relevance.max()) < parameters.category_override
     ):
         # e.g. a retention question against a policy with no retention sentence at all
-        return EvidenceRanking(question.text, version, POLICY_SILENT, 0.0, [])
+        return EvidenceRanking(question.text, version, POLICY_SILENT, 0.0, [], **kind)
     match = practice_match(question.category_probabilities, [s.practice_scores for s in sentences])
     topic = topic_scores(match, parameters.practice_match_weight)
     scores = relevance + topic
     ranked = [ScoredSentence(sentences[i], float(sigmoid(relevance[i])), float(scores[i]), float(match[i]))
               for i in rank_candidates(relevance, topic, parameters.candidates)]
-    return EvidenceRanking(question.text, version, None, 0.0, ranked)
+    return EvidenceRanking(question.text, version, None, 0.0, ranked, **kind)
 
 
 def covered_categories(sentences: list[Sentence], floor: float) -> set[str]:

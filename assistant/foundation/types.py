@@ -140,6 +140,11 @@ class Answer:
     evidence: list[Evidence] = field(default_factory=list)
     facts: list[EvidenceFacts] = field(default_factory=list)
     span: AnswerSpan | None = None
+    verdict: str | None = None  # yes | no | conditional; not_stated when the policy does not address the
+    # question (of any type); None for a question that is not yes/no, or one refused
+    headline: str = ""  # one complete sentence that answers; the first evidence sentence supports it
+    facet: str | None = None  # what the question is about (assistant.understanding.facets), when known
+    question_type: str | None = None  # yes_no, how_long, how_to, what, who, where, other
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

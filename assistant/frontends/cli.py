@@ -197,6 +197,23 @@ def eval_privacyqa(
         console.print(render_privacyqa_report(report))
 
 
+@eval_app.command("answers")
+@_friendly_errors
+def eval_answers(
+    data: Annotated[Path | None, typer.Option(
+        "--data", help="JSON Lines of questions with gold verdicts (default: the bundled answers set).")] = None,
+    policies: Annotated[Path | None, typer.Option(
+        "--policies", help="Folder of the policy files the items name (default: the OPP-115 policies).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON (percentages).")] = False,
+) -> None:
+    """Does a person get the right answer: verdict accuracy, first-quote support, not-stated precision / recall."""
+    from assistant.evaluation.answers import run_answers  # lazy: see the module docstring
+
+    with _progress_bar("loading") as progress:
+        report = run_answers(data, policies, progress=progress)
+    console.print_json(data=report.to_json()) if as_json else console.print(report.to_json())
+
+
 @eval_app.command("categories")
 @_friendly_errors
 def eval_categories(

@@ -21,13 +21,17 @@ if TYPE_CHECKING:  # the harness imports the engine (torch): not needed to draw 
 def render_answer(answer: Answer) -> Group:
     """The answer first, then the quoted evidence with its citations."""
     header = Text(f"{answer.policy} (version {answer.version})", style="bold cyan")
-    if answer.answerable:
-        body = Text(answer.answer or "", style="bold")
-        if answer.span:
-            body = Text("Short answer: ", style="dim")
+    if answer.answerable and answer.verdict == "not_stated":
+        body = Text(answer.headline, style="yellow")
+        title = "Not stated"
+        evidence_title = "Related passages (none answers the question)"
+    elif answer.answerable:
+        body = Text(answer.headline or answer.answer or "", style="bold")
+        if answer.span and answer.span.text.strip() != (answer.answer or "").strip():
+            body.append("\nIn the quote: ", style="dim")
             body.append(answer.span.text, style="bold")
         title = f"Answer · confidence {answer.confidence:.2f}"
-        evidence_title = "Evidence"
+        evidence_title = "Evidence (the first supports the answer)"
     else:
         body = Text(explain_reason(answer.reason), style="yellow")
         body.append(f"  [{answer.reason}]", style="dim")

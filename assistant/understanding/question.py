@@ -7,8 +7,16 @@ from dataclasses import dataclass, field
 from assistant.foundation.errors import InvalidQuestionError
 from assistant.foundation.settings import MAX_QUESTION_CHARS
 from assistant.models.questions.data import ANSWERABLE
+
+BEYOND_POLICY = "beyond_policy"
+# Facets specific enough that a question on them is one a policy answers, whatever the classifier's
+# "beyond the policy" says ("Do they use my data to train AI?"). Not the broad ones: "has it been
+# hacked?" (security) is beyond any policy.
+POLICY_FACETS = frozenset({"ai_training", "sale", "children", "international_transfer", "retention", "deletion",
+                           "opt_out_ads", "collection_location", "policy_changes"})
 from assistant.models.questions.model import QuestionClassifier
 from assistant.models.retriever.model import Embedder
+from assistant.understanding.facets import facet_of, question_type
 
 
 @dataclass(frozen=True)
@@ -20,6 +28,8 @@ class UnderstoodQuestion:
     reason_probability: float  # the classifier's probability for `reason` (0.0 when answerable)
     focus: frozenset[str] = frozenset()  # OPP-115 categories it is confidently about
     category_probabilities: dict[str, float] = field(default_factory=dict)  # every category the classifier knows
+    question_type: str = "other"  # yes_no, how_long, how_to, what, who, where, other
+    facet: str | None = None  # the privacy facet it asks about (assistant.understanding.facets), when known
 
 
 class QuestionUnderstanding:
@@ -32,11 +42,14 @@ class QuestionUnderstanding:
 
     def run(self, question: str) -> UnderstoodQuestion:
         text = validate_question(question)
+        kind, facet = question_type(text), facet_of(text)
+        facet_name = facet.name if facet else None
         analysis = self.classifier.analyse(self.embedder.encode([text])[0])
-        if analysis.label != ANSWERABLE:
-            return UnderstoodQuestion(text, analysis.label, analysis.label_probability)
+        if analysis.label != ANSWERABLE and not (facet_name in POLICY_FACETS and analysis.label == BEYOND_POLICY):
+            return UnderstoodQuestion(text, analysis.label, analysis.label_probability, question_type=kind,
+                                      facet=facet_name)
         focus = frozenset(c for c, p in analysis.categories.items() if p >= self.category_confidence)
-        return UnderstoodQuestion(text, None, 0.0, focus, analysis.category_probabilities)
+        return UnderstoodQuestion(text, None, 0.0, focus, analysis.category_probabilities, kind, facet_name)
 
 
 def validate_question(question: str) -> str:

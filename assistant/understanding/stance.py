@@ -60,11 +60,15 @@ _DNT = re.compile(r"\bDo[ -]Not[ -]Track\b|\bDO[ -]NOT[ -]TRACK\b|[\"'“‘]do[
                   r"preferences?|features?|options?|mechanisms?|browsers?|laws?|standards?|technolog))")
 
 
+_BUSINESS_OF = re.compile(r"\bin the business of\b", re.IGNORECASE)
+
+
 def tokens(text: str) -> list[str]:
     """Lowercase word and punctuation tokens; "don't" → "do", "n't"; "cannot" → "can", "not";
     the Do Not Track signal → "dnt"."""
     out: list[str] = []
     text = _DNT.sub(" dnt ", text)
+    text = _BUSINESS_OF.sub(" ", text)  # "not in the business of selling" reads as "not selling"
     for token in _TOKEN.findall(text.lower().replace("’", "'")):
         if token.endswith("n't") and len(token) > 3:  # don't, doesn't, won't, can't
             out.extend([{"wo": "will", "ca": "can", "sha": "shall"}.get(token[:-3], token[:-3]), "not"])

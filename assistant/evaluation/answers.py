@@ -1,0 +1,163 @@
+"""Does a person get the right answer? `assistant eval answers [--data FILE --policies DIR] [--json]`.
+
+FILE is JSON Lines, one question per line: `{"policy_file": "name.html", "question": "…", "verdict":
+"yes|no|conditional|not_stated", "ambiguous": false}` (other keys are kept, `evidence` is read when
+present: the sentence numbers that support the verdict). The policy files are read from DIR (HTML,
+Markdown, text), each ingested once into a throwaway store. Without `--data` it runs the bundled
+answers set (`data/answers_dev.jsonl`, its procedure in `data/README.md`) over the OPP-115 policies.
+
+Scores (percentages), on the items not marked ambiguous:
+
+- `accuracy`: the answer's `verdict` equals the gold one; a gold `conditional` also accepts `yes`;
+- `by_verdict`: the same per gold verdict;
+- `first_quote_supports`: of the items whose gold verdict is not `not_stated` and that list
+  supporting sentences, how often the answer's first quoted sentence is one of them;
+- `not_stated`: precision and recall of answering `not_stated`;
+- `baselines`: `always_yes` (accuracy), and the previous engine's first sentence (the best-ranked
+  candidate: its first-quote support, with the verdict "yes" whenever it answered).
+"""
+from __future__ import annotations
+
+import json
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assistant.corpora import corpus_dir
+from assistant.engine import Assistant
+from assistant.evaluation.metrics import binary_score, percent
+from assistant.foundation.errors import AssistantError
+from assistant.foundation.resources import package_path
+from assistant.foundation.settings import Settings
+from assistant.foundation.types import ProgressCallback
+
+ANSWERS_FILE = package_path("evaluation", "data", "answers_dev.jsonl")
+VERDICTS = ("yes", "no", "conditional", "not_stated")
+
+
+@dataclass(frozen=True)
+class AnswerItem:
+    policy_file: str
+    question: str
+    verdict: str
+    evidence: tuple[int, ...] = ()
+    facet: str | None = None
+    ambiguous: bool = False
+
+
+@dataclass
+class ItemResult:
+    item: AnswerItem
+    verdict: str | None
+    first_quote: int | None  # sentence number of the first quoted sentence
+    best_ranked: int | None  # the previous engine's first sentence: the best-ranked candidate
+    headline: str = ""
+
+    @property
+    def correct(self) -> bool:
+        return self.verdict == self.item.verdict or (self.item.verdict == "conditional" and self.verdict == "yes")
+
+
+@dataclass
+class AnswersReport:
+    results: list[ItemResult]
+    skipped_ambiguous: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        scored = self.results
+        by_verdict = defaultdict(list)
+        for r in scored:
+            by_verdict[r.item.verdict].append(r.correct)
+        supported = [r for r in scored if r.item.verdict != "not_stated" and r.item.evidence]
+        said_silent = binary_score((r.verdict == "not_stated", r.item.verdict == "not_stated") for r in scored)
+        answered_yes = [r.item.verdict in ("yes", "conditional") for r in scored]
+        return {
+            "items": len(scored),
+            "skipped_ambiguous": self.skipped_ambiguous,
+            "accuracy": _share([r.correct for r in scored]),
+            "by_verdict": {v: {"items": len(by_verdict[v]), "accuracy": _share(by_verdict[v])}
+                           for v in VERDICTS if by_verdict[v]},
+            "first_quote_supports": _share([r.first_quote in r.item.evidence for r in supported]),
+            "first_quote_items": len(supported),
+            "not_stated": {"precision": percent(said_silent.precision), "recall": percent(said_silent.recall)},
+            "baselines": {
+                "always_yes": {"accuracy": _share(answered_yes)},
+                "previous_engine_first_sentence": {
+                    "accuracy": _share([_previous_verdict(r) == r.item.verdict or (
+                        r.item.verdict == "conditional" and _previous_verdict(r) == "yes") for r in scored]),
+                    "first_quote_supports": _share([r.best_ranked in r.item.evidence for r in supported]),
+                },
+            },
+        }
+
+
+def _policy_name(file_name: str) -> str:
+    """'105_amazon.com.html' → 'amazon.com': OPP-115's numeric prefix and the suffix off."""
+    stem = Path(file_name).stem
+    return stem.split("_", 1)[1] if stem.split("_", 1)[0].isdigit() and "_" in stem else stem
+
+
+def _previous_verdict(result: ItemResult) -> str:
+    return "not_stated" if result.best_ranked is None else "yes"
+
+
+def _share(flags: list[bool]) -> float:
+    return round(100 * sum(flags) / len(flags), 1) if flags else 0.0
+
+
+def load_items(path: Path) -> list[AnswerItem]:
+    """The JSON Lines file; a line that is not a valid item is a one-line error naming it."""
+    if not path.is_file():
+        raise AssistantError(f"{path}: no such file.")
+    items = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            item = AnswerItem(row["policy_file"], row["question"], row["verdict"],
+                              tuple(int(n) for n in row.get("evidence") or ()), row.get("facet"),
+                              bool(row.get("ambiguous", False)))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+            raise AssistantError(f"{path}:{number}: not an answers item ({error}).") from None
+        if item.verdict not in VERDICTS:
+            raise AssistantError(f"{path}:{number}: verdict {item.verdict!r} is not one of {', '.join(VERDICTS)}.")
+        items.append(item)
+    if not items:
+        raise AssistantError(f"{path}: no items.")
+    return items
+
+
+def run_answers(data: Path | None = None, policies: Path | None = None, progress: ProgressCallback | None = None,
+                **models: Any) -> AnswersReport:
+    """Ingest each policy once into a temporary store, ask every item's question, and score."""
+    items = load_items(data or ANSWERS_FILE)
+    folder = policies or corpus_dir("opp115") / "sanitized_policies"
+    kept = [item for item in items if not item.ambiguous]
+    files = sorted({item.policy_file for item in kept})
+    missing = [name for name in files if not (folder / name).is_file()]
+    if missing:
+        raise AssistantError(f"{folder}: policy file {missing[0]} not found ({len(missing)} missing).")
+    results = []
+    with tempfile.TemporaryDirectory(prefix="answers-eval-") as home:
+        assistant = Assistant(Settings(home=Path(home)), **models)
+        try:
+            for done, name in enumerate(files):
+                if progress:
+                    progress("ingesting policies", done, len(files))
+                assistant.ingest(folder / name, name=_policy_name(name))
+            for done, item in enumerate(kept):
+                if progress:
+                    progress("asking", done, len(kept))
+                answer = assistant.ask(item.question, policy=_policy_name(item.policy_file))
+                ranking = assistant.rank_evidence(item.question, policy=_policy_name(item.policy_file))
+                best = ranking.ranked[0].sentence.ordinal if ranking.reason is None and ranking.ranked else None
+                first = answer.evidence[0].sentence_id if answer.evidence else None
+                results.append(ItemResult(item, answer.verdict, first, best, answer.headline))
+        finally:
+            if "store" in assistant.__dict__:
+                assistant.store.close()
+    return AnswersReport(results, len(items) - len(kept))

@@ -1,0 +1,148 @@
+"""What a question asks, in the words people use: its type (yes/no, how long, how do I …) and its
+privacy facet from a fixed taxonomy (sale of data, sharing with advertisers, deletion …).
+
+Each facet names the words that mark a question about it and the words a policy sentence uses
+when it addresses it, and how a headline says "does" and "does not". Rules written from the
+issue's facet list and the questions in PolicyQA / PrivacyQA; measured by `assistant eval answers`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+YES_NO = "yes_no"
+QUESTION_TYPES = (YES_NO, "how_long", "how_to", "what", "who", "where", "other")
+
+_YES_NO_START = re.compile(
+    r"^(?:and |so |but |also )?(?:do|does|did|is|are|was|were|can|could|will|would|may|might|should|shall|"
+    r"have|has|had|am)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Facet:
+    """One thing people ask about a policy."""
+
+    name: str
+    question: re.Pattern  # words that put a question on this facet
+    sentence: re.Pattern  # words a policy sentence uses when it addresses it
+    does: str  # "sells your personal information": what a "yes" headline says it does
+    does_not: str  # "does not sell your personal information"
+    about_you: bool = False  # a "can I …" facet: the headline says what you can do
+    also: re.Pattern | None = None  # a sentence must match this too (opting out *of ads*)
+    not_about: re.Pattern | None = None  # a sentence matching this is about something else (a merger's "sale")
+    denials_first: bool = False  # policies deny this in one sentence ("we do not sell"): prefer that sentence
+
+    def addressed_by(self, sentence: str) -> bool:
+        """Whether a policy sentence speaks of this facet."""
+        return bool(self.sentence.search(sentence) and (self.also is None or self.also.search(sentence))
+                    and not (self.not_about and self.not_about.search(sentence)))
+
+
+def _words(pattern: str) -> re.Pattern:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# Order matters: the first facet whose question words match wins (specific before general).
+FACETS = (
+    Facet("ai_training", _words(r"\b(?:AI|artificial intelligence|machine[- ]learning|train(?:ing)? (?:\w+ )?models?)\b"),
+          _words(r"\b(?:artificial intelligence|machine[- ]learning|AI|train(?:ing)? (?:our |their )?(?:models?|"
+                 r"algorithms?))\b"),
+          "uses your data to train AI models", "does not use your data to train AI models", denials_first=True),
+    Facet("sale", _words(r"\b(?:sell|sells|sold|selling|sale)\b"),
+          _words(r"\b(?:sell|sells|sold|selling|rent|rents|rented|renting|trade|trades|traded|trading)\b"),
+          "sells your personal information", "does not sell your personal information", denials_first=True,
+          not_about=_words(r"\b(?:merger|acquisition|acquired|bankruptcy|reorgani[sz]ation|divestiture|"
+                           r"(?:sale|sell|sold) (?:of )?(?:all|substantially|some|part|any)|products? (?:we|they) sell|"
+                           r"goods|tickets|business units?|subsidiaries|stores|business transfers?|assets|company)\b")),
+    Facet("sharing_advertisers", _words(r"\badvertis\w*.*\b(?:share|give|pass|disclos\w*)|\b(?:share|give|pass|"
+                                        r"disclos\w*)\b.*\badvertis"),
+          _words(r"\b(?:advertis\w*|marketing|marketers?|promotional)\b"),
+          "shares your information with advertisers", "does not share your information with advertisers",
+          denials_first=True),
+    Facet("opt_out_ads", _words(r"\bopt(?:[- ]?out)?\b.*\b(?:ads?|advertis\w*)|\b(?:targeted|personali[sz]ed|"
+                                r"interest[- ]based)\b.*\b(?:ads?|advertis\w*)"),
+          _words(r"\bopt(?:ing)?[- ]?out\b|\bad ?choices\b|\baboutads\b|\bNAI\b|\bnetwork advertising initiative\b|"
+                 r"\b(?:disable|decline|refuse|block|choices?|preferences?)\b"),
+          "you can opt out of personalised ads", "you cannot opt out of personalised ads", about_you=True,
+          also=_words(r"\b(?:interest[- ]based|targeted|behaviou?ral|personali[sz]ed|tailored|relevant)\b.*\b(?:ads|"
+                      r"advertis\w*)|\b(?:ads|advertis\w*)\b.*\b(?:interest[- ]based|targeted|behaviou?ral|"
+                      r"personali[sz]ed|tailored|your interests)|\bNAI\b|\baboutads\b|\bnetwork advertising|"
+                      r"\bad ?choices\b|\badvertising (?:networks?|partners?|companies)\b")),
+    Facet("law_enforcement", _words(r"\b(?:law enforcement|police|government|authorities|subpoena|court)\b"),
+          _words(r"\b(?:law enforcement|subpoenas?|court orders?|legal process|government\w*|required by law|"
+                 r"comply with (?:the |applicable |any )?(?:law|legal)|legal (?:obligations?|requirements?)|"
+                 r"police|authorities|judicial)\b"),
+          "gives your information to law enforcement when it must",
+          "does not give your information to law enforcement"),
+    Facet("collection_location", _words(r"\b(?:location|where I am|GPS|geo-?locat\w*)\b"),
+          _words(r"\b(?:location|geo-?locat\w*|GPS|whereabouts)\b"),
+          "collects your location", "does not collect your location", denials_first=True),
+    Facet("cookies_tracking", _words(r"\b(?:cookies?|track|tracks|tracking|beacons?|pixels?)\b"),
+          _words(r"\b(?:cookies?|web beacons?|pixel tags?|pixels|clear gifs?|tracking technolog\w*|local storage|"
+                 r"flash|tracking)\b"),
+          "uses cookies or similar technologies to track you",
+          "does not use cookies or similar technologies to track you"),
+    Facet("deletion", _words(r"\b(?:delete|deleted|deletion|erase|remove|close my account|deactivate)\b"),
+          _words(r"\b(?:delet\w*|eras\w*|remov\w*|close your account|deactivat\w*|cancel your account)\b"),
+          "you can delete your account or data", "you cannot delete your account or data", about_you=True,
+          also=_words(r"\b(?:account|(?:your|personal|the) (?:information|data|profile|details)|personally "
+                      r"identifiable)\b")),
+    Facet("access_correction", _words(r"\b(?:access|correct|update|edit|see|review|export|download)\b.*\b(?:my|"
+                                      r"personal)\b"),
+          _words(r"\b(?:access|correct\w*|update|edit|review|change your|modify)\b"),
+          "you can access or correct your personal information",
+          "you cannot access or correct your personal information", about_you=True),
+    Facet("retention", _words(r"\b(?:how long|keep|kept|retain|retention|store|stored)\b"),
+          _words(r"\b(?:retain\w*|retention|as long as (?:necessary|needed|required|reasonably|your|you|is|we)|"
+                 r"(?:for|up to|within|after) (?:a period of )?(?:\d+|one|two|three|six|twelve|thirty|ninety) "
+                 r"(?:days?|months?|years?)|indefinitely|(?:keep|kept|store|stored) (?:it|them|this|such|your|"
+                 r"the|personal|information|data)\b[^.]*\b(?:for|until|as long))"),
+          "says how long it keeps your data", "does not limit how long it keeps your data"),
+    Facet("contact_dpo", _words(r"\b(?:contact|data protection officer|DPO|privacy officer|reach|email|write)\b"),
+          _words(r"\b(?:contact us|data protection officer|DPO|privacy officer|e-?mail us|write to us|questions|"
+                 r"concerns|contact)\b"),
+          "can be contacted about privacy questions", "cannot be contacted about privacy questions"),
+    Facet("security", _words(r"\b(?:secure|security|protect\w*|encrypt\w*|safe|hack\w*|breach\w*)\b"),
+          _words(r"\b(?:secur\w*|encrypt\w*|SSL|TLS|safeguard\w*|protect\w*|firewalls?)\b"),
+          "protects your data with security measures", "does not protect your data with security measures"),
+    Facet("children", _words(r"\b(?:child|children|kids?|minors?|under 1[0-9]|teen\w*|COPPA)\b"),
+          _words(r"\b(?:child\w*|minors?|under (?:the age of )?1[0-9]|kids|COPPA|parental)\b"),
+          "collects information from children", "does not knowingly collect information from children",
+          denials_first=True),
+    Facet("international_transfer", _words(r"\b(?:countr\w*|abroad|overseas|international\w*|transfer\w*|"
+                                           r"outside)\b"),
+          _words(r"\b(?:other countr\w*|countr\w* other than|outside (?:of )?(?:the|your)|abroad|overseas|"
+                 r"international\w*|cross-border|United States|Privacy Shield|Safe Harbor|jurisdictions?)\b"),
+          "transfers your data to other countries", "does not transfer your data to other countries"),
+    Facet("policy_changes", _words(r"\b(?:policy|notice)\b.*\b(?:change|changes|update\w*|modif\w*)|\b(?:change|"
+                                   r"changes|update\w*|modif\w*)\b.*\b(?:policy|notice)\b"),
+          _words(r"\b(?:chang\w*|updat\w*|modif\w*|revis\w*|amend\w*)\b"),
+          "tells you when the policy changes", "does not tell you when the policy changes"),
+    Facet("sharing_third_parties", _words(r"\b(?:share|shares|shared|sharing|give|disclos\w*|pass|third[- ]part\w*|"
+                                          r"other compan\w*|partners?)\b"),
+          _words(r"\b(?:share|shares|shared|sharing|disclos\w*|provide|transfer|third[- ]part\w*|affiliates?|"
+                 r"partners?|service providers?)\b"),
+          "shares your personal information with other companies",
+          "does not share your personal information with other companies"),
+)
+BY_NAME = {facet.name: facet for facet in FACETS}
+
+
+def question_type(question: str) -> str:
+    """yes_no, how_long, how_to, what, who, where or other, from the question's opening words."""
+    text = question.strip().lower()
+    if _YES_NO_START.match(text):  # "Do they say how long they keep it?" is still yes/no
+        return YES_NO
+    if re.search(r"\bhow long\b", text):
+        return "how_long"
+    if re.match(r"^(?:how (?:do|can|could|would|should) (?:i|we|you)|how to)\b", text):
+        return "how_to"
+    for word, kind in (("what", "what"), ("which", "what"), ("who", "who"), ("whom", "who"), ("where", "where")):
+        if text.startswith(word):
+            return kind
+    return "other"
+
+
+def facet_of(question: str) -> Facet | None:
+    """The first facet whose question words the question uses, or None."""
+    return next((facet for facet in FACETS if facet.question.search(question)), None)

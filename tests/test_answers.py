@@ -1,0 +1,98 @@
+"""Answering the question: its type and facet, the verdict, the headline, and the answers harness."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from assistant.foundation.errors import AssistantError
+from assistant.understanding.facets import BY_NAME, facet_of, question_type
+from tests.conftest import EXAMPLES
+
+
+@pytest.mark.parametrize(("question", "kind", "facet"), [
+    ("Do they sell my data?", "yes_no", "sale"),
+    ("Do they sell my data? yes or no", "yes_no", "sale"),
+    ("Can I get them to delete my data?", "yes_no", "deletion"),
+    ("How long do they keep my data?", "how_long", "retention"),
+    ("Do they say how long they keep my data?", "yes_no", "retention"),
+    ("Do they use my data to train AI?", "yes_no", "ai_training"),
+    ("Can I contact a data protection officer?", "yes_no", "contact_dpo"),
+    ("Do they protect my data with encryption?", "yes_no", "security"),
+    ("Can I opt out of targeted ads?", "yes_no", "opt_out_ads"),
+    ("Who do they share my data with?", "who", "sharing_third_parties"),
+    ("How do I opt out of personalised ads?", "how_to", "opt_out_ads"),
+    ("What is the weather like?", "what", None),
+])
+def test_question_type_and_facet(question, kind, facet):
+    assert question_type(question) == kind
+    assert (facet_of(question).name if facet_of(question) else None) == facet
+
+
+def test_a_merger_is_no_sale_of_your_data_and_opting_out_of_email_is_not_of_ads():
+    sale, opt_out = BY_NAME["sale"], BY_NAME["opt_out_ads"]
+    assert sale.addressed_by("We do not sell, rent or trade your personal information.")
+    assert not sale.addressed_by("As we continue to develop our business, we might sell or buy stores, "
+                                 "subsidiaries, or business units.")
+    assert not opt_out.addressed_by("You may opt out of receiving our newsletter at any time.")
+    assert opt_out.addressed_by("You can opt out of interest-based advertising at the NAI's opt-out page.")
+
+
+def test_the_bundled_example_answers_the_issues_questions(amazon):
+    sale = amazon.ask("Do they sell my data?", policy="amazon")
+    assert (sale.verdict, sale.facet, sale.question_type) == ("no", "sale", "yes_no")
+    assert "not in the business of selling" in sale.evidence[0].text and sale.answer == sale.evidence[0].text
+    assert sale.headline == f"No — amazon says it does not sell your personal information (sentence " \
+                            f"{sale.evidence[0].sentence_id})."
+    for question in ("Can I get them to delete my data?", "How long do they keep my data?"):
+        silent = amazon.ask(question, policy="amazon")
+        assert silent.verdict == "not_stated", question
+        assert silent.headline.startswith("The amazon policy does not say."), silent.headline
+    cookies = amazon.ask("Does Amazon use cookies?", policy="amazon")
+    assert cookies.verdict == "yes" and "cookie" in cookies.evidence[0].text.lower()
+
+
+def test_headlines_are_sentences_never_fragments(amazon):
+    for question in ("Do they share my personal information with other companies?", "Who do they share my data with?",
+                     "Do they collect my location?", "What is the weather like in Paris?", "Is it safe?"):
+        headline = amazon.ask(question, policy="amazon").headline
+        assert headline[:1].isupper() and headline.endswith("."), (question, headline)
+        assert len(headline.split()) >= 5, (question, headline)
+
+
+def test_answers_harness_scores_verdicts_on_real_policies(tmp_path, embedder, retriever, policyie, reader):
+    from assistant.evaluation.answers import run_answers
+
+    data = tmp_path / "answers.jsonl"
+    rows = [
+        {"policy_file": "amazon.com.html", "question": "Do they sell my personal information?", "verdict": "no",
+         "evidence": [40]},
+        {"policy_file": "amazon.com.html", "question": "Do they use my data to train AI or machine-learning models?",
+         "verdict": "not_stated"},
+        {"policy_file": "amazon.com.html", "question": "Do they use cookies or similar technologies to track me?",
+         "verdict": "conditional", "evidence": [24]},
+        {"policy_file": "amazon.com.html", "question": "Do they knowingly collect information from children?",
+         "verdict": "no", "ambiguous": True},
+    ]
+    data.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    report = run_answers(data, EXAMPLES, embedder=embedder, retriever=retriever, policyie=policyie, reader=reader)
+    out = report.to_json()
+    assert out["items"] == 3 and out["skipped_ambiguous"] == 1
+    assert {"accuracy", "items", "by_verdict", "baselines", "first_quote_supports", "not_stated"} <= set(out)
+    assert out["accuracy"] == 100.0  # a gold "conditional" accepts "yes"
+    assert out["first_quote_supports"] == 100.0
+    assert out["baselines"]["always_yes"]["accuracy"] == pytest.approx(33.3)
+
+
+def test_answers_file_errors_are_one_line(tmp_path):
+    from assistant.evaluation.answers import load_items
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"policy_file": "a.html", "question": "q?", "verdict": "maybe"}\n')
+    with pytest.raises(AssistantError, match=r"bad.jsonl:1: verdict 'maybe'"):
+        load_items(bad)
+    bad.write_text("not json\n")
+    with pytest.raises(AssistantError, match=r"bad.jsonl:1: not an answers item"):
+        load_items(bad)
+    with pytest.raises(AssistantError, match="no such file"):
+        load_items(tmp_path / "missing.jsonl")
