@@ -249,6 +249,9 @@ def format_which_policy(policies: Sequence[dict], question: str | None, style: S
 MAX_LABEL_ITEMS = 5
 
 
+_VERDICT_WORDS = {"yes": "Yes", "no": "No", "conditional": "Only under conditions", "not_stated": "Not stated"}
+
+
 def format_label(label: dict, style: Style) -> str:
     """The privacy label as a short message: per section, the items with one quoted example and
     the sentence numbers they come from (ask "show sentence N"-style questions for more)."""
@@ -273,6 +276,11 @@ def format_label(label: dict, style: Style) -> str:
         more = len(section["rows"]) - len(rows)
         lines.append(f"{style.bold(style.text(section['title']) + ':')} " + "; ".join(items)
                      + (f"; and {more} more" if more > 0 else ""))
+    glance = [f"{style.text(row['question'])} {style.bold(_VERDICT_WORDS.get(row['verdict'], row['verdict']))}"
+              + (f" (sentence {row['sentence_id']})" if row.get("sentence_id") else "")
+              for row in label.get("glance") or []]
+    if glance:
+        lines = [style.bold("At a glance:"), *glance, *lines]
     head = style.bold(f"Privacy label of {style.text(label['policy'])} (version {label['version']})")
     note = ("Read by the PolicyIE model from the policy's sentences; ask me about any item to see the "
             "sentences quoted.")

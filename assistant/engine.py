@@ -10,6 +10,7 @@ from pathlib import Path
 
 from assistant.answering.label import PrivacyLabel, build_label
 from assistant.answering.pipeline import AnswerPipeline
+from assistant.answering.profile import glance
 from assistant.answering.ranking import EvidenceRanking
 from assistant.answering.selection import SelectionParameters
 from assistant.foundation.settings import Settings
@@ -133,9 +134,12 @@ class Assistant:
         return removed
 
     def label(self, policy: str, version: int | None = None) -> PrivacyLabel:
-        """The privacy label of a stored policy version, built from its stored facts."""
+        """The privacy label of a stored policy version: each facet at a glance (the verdict on its
+        plain question) and the facts read at ingest, by section."""
         stored = self.version(policy, version)
-        return build_label(stored.name, stored.version, self.store.sentences(stored.id))
+        label = build_label(stored.name, stored.version, self.store.sentences(stored.id))
+        label.glance = glance(self.answer_pipeline, stored)
+        return label
 
     # -- questions --------------------------------------------------------------------------
 

@@ -96,3 +96,18 @@ def test_answers_file_errors_are_one_line(tmp_path):
         load_items(bad)
     with pytest.raises(AssistantError, match="no such file"):
         load_items(tmp_path / "missing.jsonl")
+
+
+def test_the_label_shows_each_facet_at_a_glance_with_its_sentence(amazon):
+    from assistant.understanding.facets import GLANCE_QUESTIONS
+
+    label = amazon.label("amazon")
+    rows = {row.facet: row for row in label.glance}
+    assert list(rows) == list(GLANCE_QUESTIONS)
+    assert rows["sale"].verdict == "no" and "not in the business of selling" in rows["sale"].quote
+    assert (rows["deletion"].verdict, rows["deletion"].sentence_id, rows["deletion"].quote) == ("not_stated", None, None)
+    assert rows["cookies_tracking"].verdict == "yes"
+    stored = {s.ordinal: s.text for s in amazon.store.sentences(amazon.version("amazon").id)}
+    for row in label.glance:  # every quote is the stored sentence it cites
+        assert row.quote is None or stored[row.sentence_id] == row.quote
+    assert label.to_dict()["glance"][0]["facet"] == "sale"

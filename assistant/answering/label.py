@@ -128,11 +128,24 @@ class LabelSection:
 
 
 @dataclass
+class GlanceRow:
+    """One facet of the label at a glance: the verdict on its plain question, and the sentence behind it."""
+
+    facet: str
+    question: str
+    verdict: str  # yes | no | conditional | not_stated
+    headline: str
+    sentence_id: int | None = None  # the supporting sentence (None when not stated)
+    quote: str | None = None  # that sentence, verbatim
+
+
+@dataclass
 class PrivacyLabel:
     policy: str
     version: int
     sections: list[LabelSection]
     sentences_read: int
+    glance: list[GlanceRow] = field(default_factory=list)  # one row per facet (assistant.answering.profile)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from assistant.answering.compose import compose
 from assistant.answering.ranking import EvidenceRanking, rank_evidence
-from assistant.answering.selection import SelectionParameters, select
-from assistant.answering.verdict import decide
+from assistant.answering.selection import Selection, SelectionParameters, select
+from assistant.answering.verdict import Verdict, decide
 from assistant.foundation.types import Answer, PolicyVersion
 from assistant.retrieval.search import SentenceSearch
 from assistant.understanding.question import QuestionUnderstanding
@@ -29,13 +29,21 @@ class AnswerPipeline:
         relevance = self.search.run(version, understood.text) if understood.reason is None else None
         return rank_evidence(understood, version, sentences, relevance, self.parameters)
 
-    def run(self, question: str, version: PolicyVersion, top_k: int = 3) -> Answer:
-        """The answer: the best candidate, then the others within the evidence margin (at most `top_k`);
-        the span reader marks the short answer inside the best sentence."""
+    def decide(self, question: str, version: PolicyVersion, top_k: int = 3) -> tuple[EvidenceRanking, Verdict]:
+        """The ranking and the verdict decided on it, without reading a span."""
+        ranking, _, verdict = self._decide(question, version, top_k)
+        return ranking, verdict
+
+    def _decide(self, question: str, version: PolicyVersion, top_k: int) -> tuple[EvidenceRanking, Selection, Verdict]:
         ranking = self.rank(question, version)
         selection = select([r.selection_logit for r in ranking.ranked], [r.relevance for r in ranking.ranked],
                            self.parameters, top_k)
-        verdict = decide(ranking, selection, ranking.question_type, ranking.facet)
+        return ranking, selection, decide(ranking, selection, ranking.question_type, ranking.facet)
+
+    def run(self, question: str, version: PolicyVersion, top_k: int = 3) -> Answer:
+        """The answer: the best candidate, then the others within the evidence margin (at most `top_k`);
+        the span reader marks the short answer inside the best sentence."""
+        ranking, selection, verdict = self._decide(question, version, top_k)
         span = None
         if ranking.reason is None and verdict.support is not None:
             best = ranking.ranked[verdict.support].sentence

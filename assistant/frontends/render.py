@@ -59,8 +59,23 @@ def render_answer(answer: Answer) -> Group:
     return Group(*parts)
 
 
-def render_label(label: PrivacyLabel) -> Table:
-    """The privacy label as a table: each cell with its verbatim examples and source sentences."""
+VERDICT_STYLE = {"yes": ("Yes", "bold green"), "no": ("No", "bold red"), "conditional": ("Only if …", "bold yellow"),
+                 "not_stated": ("Not stated", "dim")}
+
+
+def render_label(label: PrivacyLabel) -> Group:
+    """The privacy label: each facet at a glance, then the facts by section, every cell with its
+    verbatim examples and source sentences."""
+    glance = Table(title=f"Privacy label · {label.policy} (version {label.version}) · at a glance", show_lines=False)
+    for column in ("Question", "Answer", "Sentence"):
+        glance.add_column(column, overflow="fold")
+    for row in label.glance:
+        word, style = VERDICT_STYLE.get(row.verdict, (row.verdict, ""))
+        glance.add_row(Text(row.question), Text(word, style=style), str(row.sentence_id or ""))
+    return Group(glance, _label_sections(label)) if label.glance else Group(_label_sections(label))
+
+
+def _label_sections(label: PrivacyLabel) -> Table:
     table = Table(title=f"Privacy label · {label.policy} (version {label.version})", show_lines=True)
     for column in ("Section", "Item", "What the policy says", "Sentences"):
         table.add_column(column, overflow="fold")

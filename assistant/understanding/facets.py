@@ -126,6 +126,26 @@ FACETS = (
           "does not share your personal information with other companies"),
 )
 BY_NAME = {facet.name: facet for facet in FACETS}
+# One plain yes/no question per facet, in the order of a privacy label: what the label's "at a glance"
+# rows ask of every policy (and the questions of the answers set, assistant/evaluation/data/).
+GLANCE_QUESTIONS = {
+    "sale": "Do they sell my personal information?",
+    "sharing_advertisers": "Do they share my information with advertisers?",
+    "sharing_third_parties": "Do they share my personal information with other companies?",
+    "law_enforcement": "Do they give my information to law enforcement or the government?",
+    "collection_location": "Do they collect my location?",
+    "cookies_tracking": "Do they use cookies or similar technologies to track me?",
+    "opt_out_ads": "Can I opt out of personalised or targeted ads?",
+    "deletion": "Can I delete my account or my personal data?",
+    "access_correction": "Can I access or correct my personal information?",
+    "retention": "Do they say how long they keep my data?",
+    "security": "Do they protect my data with security measures?",
+    "children": "Do they knowingly collect information from children?",
+    "international_transfer": "Do they transfer my data to other countries?",
+    "policy_changes": "Will they tell me when the privacy policy changes?",
+    "ai_training": "Do they use my data to train AI or machine-learning models?",
+    "contact_dpo": "Can I contact them or a data protection officer about privacy questions?",
+}
 
 
 def question_type(question: str) -> str:
