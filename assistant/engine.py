@@ -99,7 +99,7 @@ class Assistant:
     def answer_pipeline(self) -> AnswerPipeline:
         understanding = QuestionUnderstanding(self.embedder, self.question_classifier,
                                               self.parameters.category_confidence)
-        return AnswerPipeline(understanding, self.search, SpanReading(self.reader), self.parameters)
+        return AnswerPipeline(understanding, self.search, SpanReading(lambda: self.reader), self.parameters)
 
     # -- policies ---------------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ class AnswerPipeline:
         ranking = self.rank(question, version)
         selection = select([r.selection_logit for r in ranking.ranked], [r.relevance for r in ranking.ranked],
                            self.parameters, top_k)
-        return ranking, selection, decide(ranking, selection, ranking.question_type, ranking.facet)
+        return ranking, selection, decide(ranking, selection)
 
     def run(self, question: str, version: PolicyVersion, top_k: int = 3) -> Answer:
         """The answer: the best candidate, then the others within the evidence margin (at most `top_k`);

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from assistant.answering.label import denied
 from assistant.answering.ranking import EvidenceRanking
-from assistant.answering.reasons import explain_reason
+from assistant.answering.reasons import POLICY_SILENT, explain_reason
 from assistant.answering.selection import Selection
 from assistant.understanding.facets import BY_NAME, YES_NO, Facet
 
@@ -38,11 +38,12 @@ class Verdict:
     support: int | None  # position in the ranking of the supporting sentence; None when the policy is silent
 
 
-def decide(ranking: EvidenceRanking, selection: Selection, question_type: str, facet: str | None) -> Verdict:
-    """Stage: the verdict and headline for a ranking and the selection made from it."""
-    policy = ranking.version.name
+def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
+    """Stage: the verdict and headline for a ranking (which carries the question's type and facet)
+    and the selection made from it."""
+    policy, question_type, facet = ranking.version.name, ranking.question_type, ranking.facet
     yes_no = question_type == YES_NO
-    if ranking.reason is not None and ranking.reason != "policy_silent":
+    if ranking.reason is not None and ranking.reason != POLICY_SILENT:
         return Verdict(None, explain_reason(ranking.reason), None)
     support = None if selection.silent or ranking.reason else _support(ranking, BY_NAME.get(facet))
     if support is None:
