@@ -111,3 +111,24 @@ def test_the_label_shows_each_facet_at_a_glance_with_its_sentence(amazon):
     for row in label.glance:  # every quote is the stored sentence it cites
         assert row.quote is None or stored[row.sentence_id] == row.quote
     assert label.to_dict()["glance"][0]["facet"] == "sale"
+
+
+def test_training_means_training_not_any_mention_of_ai():
+    ai = BY_NAME["ai_training"]
+    assert not ai.addressed_by("To provide AI chatbots")
+    assert not ai.addressed_by("We train our employees to handle personal data with care.")
+    assert ai.addressed_by("Your pages stay on your device and are not used for training purposes without your consent.")
+
+
+def test_a_retention_limit_is_a_stated_period_and_a_deletion_right_beats_deletion_by_expiry(assistant, tmp_path):
+    policy = tmp_path / "browser.md"
+    policy.write_text(
+        "# Browser privacy notice\n\n## How long we keep your data\n\n"
+        "In general, we do not retain personal data for more than 25 months.\n\n"
+        "Once the retention period expires we securely delete your data.\n\n"
+        "## Your rights\n\nYou can request that we delete the personal data we hold about you.\n")
+    assistant.ingest(policy, name="browser")
+    kept = assistant.ask("Do they say how long they keep my data?", policy="browser")
+    assert kept.verdict == "yes" and "25 months" in kept.evidence[0].text, kept.headline
+    deletion = assistant.ask("Can I delete my account or my personal data?", policy="browser")
+    assert deletion.verdict == "yes" and deletion.evidence[0].text.startswith("You can request"), deletion.headline

@@ -57,7 +57,9 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
             return Verdict(None, f"The {policy} policy says: “{period.group()}” {cited}.", support)
         return Verdict(None, f"The {policy} policy addresses this in sentence {sentence.ordinal}, quoted below.",
                        support)
-    verdict = NO if denied(sentence.facts, sentence.text) else YES
+    # A stated period is a "yes" to retention even when worded as a limit ("we do not retain … for more than 25 months").
+    states_period = facet == "retention" and _PERIOD.search(sentence.text)
+    verdict = NO if denied(sentence.facts, sentence.text) and not states_period else YES
     return Verdict(verdict, _headline(verdict, policy, BY_NAME.get(facet), cited), support)
 
 
@@ -72,7 +74,9 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     denial = None if not facet.denials_first else next(
         (i for i in matching[:DENIAL_DEPTH] if denied(ranking.ranked[i].sentence.facts, ranking.ranked[i].sentence.text)),
         None)
-    return denial if denial is not None else (matching[0] if matching else None)
+    preferred = None if facet.preferred is None else next(
+        (i for i in matching[:DENIAL_DEPTH] if facet.preferred.search(ranking.ranked[i].sentence.text)), None)
+    return next((i for i in (denial, preferred) if i is not None), matching[0] if matching else None)
 
 
 def _headline(verdict: str, policy: str, facet: Facet | None, cited: str) -> str:

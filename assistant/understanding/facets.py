@@ -31,6 +31,9 @@ class Facet:
     also: re.Pattern | None = None  # a sentence must match this too (opting out *of ads*)
     not_about: re.Pattern | None = None  # a sentence matching this is about something else (a merger's "sale")
     denials_first: bool = False  # policies deny this in one sentence ("we do not sell"): prefer that sentence
+    # For "can I …" facets: a sentence addressed to the user ("you can …", "request …") is preferred
+    # over one about the company's own practice ("we delete your data once the period expires").
+    preferred: re.Pattern | None = None
 
     def addressed_by(self, sentence: str) -> bool:
         """Whether a policy sentence speaks of this facet."""
@@ -45,9 +48,9 @@ def _words(pattern: str) -> re.Pattern:
 # Order matters: the first facet whose question words match wins (specific before general).
 FACETS = (
     Facet("ai_training", _words(r"\b(?:AI|artificial intelligence|machine[- ]learning|train(?:ing)? (?:\w+ )?models?)\b"),
-          _words(r"\b(?:artificial intelligence|machine[- ]learning|AI|train(?:ing)? (?:our |their )?(?:models?|"
-                 r"algorithms?))\b"),
-          "uses your data to train AI models", "does not use your data to train AI models", denials_first=True),
+          _words(r"\b(?:train|trains|trained|training)\b|\bmachine[- ]learning\b"),
+          "uses your data to train AI models", "does not use your data to train AI models", denials_first=True,
+          not_about=_words(r"\b(?:employees|staff|personnel|workforce|contractors)\b")),
     Facet("sale", _words(r"\b(?:sell|sells|sold|selling|sale)\b"),
           _words(r"\b(?:sell|sells|sold|selling|rent|rents|rented|renting|trade|trades|traded|trading)\b"),
           "sells your personal information", "does not sell your personal information", denials_first=True,
@@ -85,6 +88,8 @@ FACETS = (
     Facet("deletion", _words(r"\b(?:delete|deleted|deletion|erase|remove|close my account|deactivate)\b"),
           _words(r"\b(?:delet\w*|eras\w*|remov\w*|close your account|deactivat\w*|cancel your account)\b"),
           "you can delete your account or data", "you cannot delete your account or data", about_you=True,
+          preferred=_words(r"\byou (?:can|may|could|have the right)\b|\brequest\w*|\bright to\b|\bask us\b|"
+                           r"^(?:have|request|ask)\b"),
           also=_words(r"\b(?:account|(?:your|personal|the) (?:information|data|profile|details)|personally "
                       r"identifiable)\b")),
     Facet("access_correction", _words(r"\b(?:access|correct|update|edit|see|review|export|download)\b.*\b(?:my|"
@@ -97,7 +102,7 @@ FACETS = (
                  r"(?:for|up to|within|after) (?:a period of )?(?:\d+|one|two|three|six|twelve|thirty|ninety) "
                  r"(?:days?|months?|years?)|indefinitely|(?:keep|kept|store|stored) (?:it|them|this|such|your|"
                  r"the|personal|information|data)\b[^.]*\b(?:for|until|as long))"),
-          "says how long it keeps your data", "does not limit how long it keeps your data"),
+          "keeps your data for a stated period", "does not limit how long it keeps your data"),
     Facet("contact_dpo", _words(r"\b(?:contact|data protection officer|DPO|privacy officer|reach|email|write)\b"),
           _words(r"\b(?:contact us|data protection officer|DPO|privacy officer|e-?mail us|write to us|questions|"
                  r"concerns|contact)\b"),
