@@ -1,33 +1,35 @@
 """The engine every front end calls: ingest policies, list and remove them, answer questions.
 
 A thin facade over two pipelines of typed stages (`assistant.ingest.pipeline`,
-`assistant.answering.pipeline`). Models load lazily, once, on first use.
+`assistant.answering.pipeline`). Models load lazily, once, on first use, and so are their modules
+imported: torch takes seconds to import, and listing policies or refusing a bad input must answer at once.
 """
 from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.answering.label import PrivacyLabel, build_label
-from assistant.answering.pipeline import AnswerPipeline
-from assistant.answering.profile import glance
-from assistant.answering.ranking import EvidenceRanking
-from assistant.answering.selection import SelectionParameters
 from assistant.foundation.settings import Settings
 from assistant.foundation.types import Answer, ParsedPolicy, PolicyVersion, ProgressCallback
-from assistant.ingest.pipeline import IngestPipeline, IngestResult
-from assistant.ingest.tagging import SentenceTagging
-from assistant.models.policyie.model import PolicyIETagger
-from assistant.models.practices.model import PracticeClassifier
-from assistant.models.questions.model import QuestionClassifier
-from assistant.models.reader.model import SpanReader
-from assistant.models.retriever.model import Embedder
-from assistant.retrieval.search import SentenceSearch
 from assistant.store.database import PolicySummary, Store
-from assistant.understanding.question import QuestionUnderstanding, validate_question
-from assistant.understanding.span import SpanReading
+from assistant.understanding.validation import validate_question
 
-__all__ = ["Assistant", "IngestResult"]
+if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads on first use below
+    from assistant.answering.pipeline import AnswerPipeline
+    from assistant.answering.ranking import EvidenceRanking
+    from assistant.answering.selection import SelectionParameters
+    from assistant.ingest.pipeline import IngestPipeline, IngestResult
+    from assistant.ingest.tagging import SentenceTagging
+    from assistant.models.policyie.model import PolicyIETagger
+    from assistant.models.practices.model import PracticeClassifier
+    from assistant.models.questions.model import QuestionClassifier
+    from assistant.models.reader.model import SpanReader
+    from assistant.models.retriever.model import Embedder
+    from assistant.retrieval.search import SentenceSearch
+
+__all__ = ["Assistant"]
 
 
 class Assistant:
@@ -45,7 +47,8 @@ class Assistant:
         """Models passed in are shared (e.g. by tests or a server); missing ones load on first use.
         `parameters`: evidence selection (default: the shipped `weights/selection.json`)."""
         self.settings = settings or Settings.from_env()
-        self.parameters = parameters or SelectionParameters.load()
+        if parameters is not None:
+            self.parameters = parameters
         for name, model in (("embedder", embedder), ("retriever", retriever), ("policyie", policyie),
                             ("reader", reader)):
             if model is not None:
@@ -54,49 +57,77 @@ class Assistant:
     # -- parts, each built on first use ----------------------------------------------------
 
     @cached_property
+    def parameters(self) -> SelectionParameters:
+        from assistant.answering.selection import SelectionParameters  # lazy: see the module docstring
+
+        return SelectionParameters.load()
+
+    @cached_property
     def store(self) -> Store:
         return Store(self.settings.home)
 
     @cached_property
     def embedder(self) -> Embedder:
         """The base all-MiniLM-L6-v2: embeds questions for the question classifier."""
+        from assistant.models.retriever.model import Embedder  # lazy: see the module docstring
+
         return Embedder()
 
     @cached_property
     def retriever(self) -> Embedder:
         """The bi-encoder fine-tuned in-domain (weights/retriever/): it builds and searches the index."""
+        from assistant.models.retriever.model import Embedder  # lazy: see the module docstring
+
         return Embedder.load_retriever()
 
     @cached_property
     def question_classifier(self) -> QuestionClassifier:
+        from assistant.models.questions.model import QuestionClassifier  # lazy: see the module docstring
+
         return QuestionClassifier.load()
 
     @cached_property
     def practice_classifier(self) -> PracticeClassifier:
+        from assistant.models.practices.model import PracticeClassifier  # lazy: see the module docstring
+
         return PracticeClassifier.load()
 
     @cached_property
     def reader(self) -> SpanReader:
+        from assistant.models.reader.model import SpanReader  # lazy: see the module docstring
+
         return SpanReader.load()
 
     @cached_property
     def policyie(self) -> PolicyIETagger:
+        from assistant.models.policyie.model import PolicyIETagger  # lazy: see the module docstring
+
         return PolicyIETagger.load()
 
     @cached_property
     def ingest_pipeline(self) -> IngestPipeline:
+        from assistant.ingest.pipeline import IngestPipeline  # lazy: see the module docstring
+
         return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes)
 
     @cached_property
     def _tagging(self) -> SentenceTagging:
+        from assistant.ingest.tagging import SentenceTagging  # lazy: see the module docstring
+
         return SentenceTagging(self.retriever, self.practice_classifier, self.policyie)
 
     @cached_property
     def search(self) -> SentenceSearch:
+        from assistant.retrieval.search import SentenceSearch  # lazy: see the module docstring
+
         return SentenceSearch(self.store, self.retriever)
 
     @cached_property
     def answer_pipeline(self) -> AnswerPipeline:
+        from assistant.answering.pipeline import AnswerPipeline  # lazy: see the module docstring
+        from assistant.understanding.question import QuestionUnderstanding  # lazy: see the module docstring
+        from assistant.understanding.span import SpanReading  # lazy: see the module docstring
+
         understanding = QuestionUnderstanding(self.embedder, self.question_classifier,
                                               self.parameters.category_confidence)
         return AnswerPipeline(understanding, self.search, SpanReading(lambda: self.reader), self.parameters)
@@ -138,6 +169,8 @@ class Assistant:
         plain question) and the facts read at ingest, by section."""
         stored = self.version(policy, version)
         label = build_label(stored.name, stored.version, self.store.sentences(stored.id))
+        from assistant.answering.profile import glance  # lazy: see the module docstring
+
         label.glance = glance(self.answer_pipeline, stored)
         return label
 

@@ -63,6 +63,15 @@ def test_reader_spans_stay_inside_the_window(shipped):
     assert "five years" in span.text
 
 
+def test_a_question_longer_than_the_window_is_clipped_not_a_crash(shipped):
+    # 1,000 characters of one-letter words is ~500 word pieces: more than the 256-token window,
+    # which made the tokenizer refuse to truncate the context only.
+    question = "How long " + "a " * 495 + "?"
+    context = "We keep your order history for five years."
+    [span] = shipped.read([question], [context])
+    assert context[span.start : span.end] == span.text
+
+
 def test_answer_span_is_inside_the_best_evidence_sentence(amazon):
     answer = amazon.ask("What information do you collect about me?", policy="amazon")
     assert answer.answerable and answer.span is not None

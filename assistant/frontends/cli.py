@@ -12,23 +12,28 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from assistant.corpora import corpus_dir
 from assistant.corpora.privacyqa import LB_DEV_FILE
+from assistant.foundation.controls import escape_json_controls
 from assistant.foundation.errors import AssistantError
 from assistant.foundation.settings import Settings
 from assistant.frontends.render import (
+    SafeConsole,
     print_error,
     render_answer,
     render_label,
     render_policies,
     render_privacyqa_report,
 )
+from assistant.understanding.validation import validate_question
+
+if TYPE_CHECKING:
+    from assistant.store.database import PolicySummary
 
 app = typer.Typer(
     help="Ask questions about privacy policies and get answers quoted and cited from the policy.",
@@ -36,8 +41,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-console = Console()
-err_console = Console(stderr=True)
+console = SafeConsole()
+err_console = SafeConsole(stderr=True)
 
 
 def _friendly_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -89,6 +94,7 @@ def ingest(
     max_size: Annotated[int | None, typer.Option(help="Largest file accepted, in bytes (default 10 MB).")] = None,
 ) -> None:
     """Store a policy (a new version if its content changed) and index its sentences."""
+    name = _text_argument(name, "policy name")
     assistant = _assistant(max_size)
     with _progress_bar("parsing") as progress:
         result = assistant.ingest(path, name=name, progress=progress)
@@ -104,20 +110,32 @@ def ingest(
 
 @app.command()
 @_friendly_errors
-def policies() -> None:
+def policies(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
+) -> None:
     """List the stored policies."""
     summaries = _assistant().policies()
-    if not summaries:
+    if as_json:
+        _print_json([_policy_json(summary) for summary in summaries])
+    elif not summaries:
         console.print("No policies stored yet: add one with `assistant ingest PATH`.")
-        return
-    console.print(render_policies(summaries))
+    else:
+        console.print(render_policies(summaries))
+
+
+def _policy_json(summary: PolicySummary) -> dict[str, Any]:
+    """A stored policy's latest version, as `policies --json` lists it."""
+    latest = summary.latest
+    return {"name": latest.name, "version": latest.version, "versions": summary.versions,
+            "sections": latest.n_sections, "sentences": latest.n_sentences, "title": latest.title,
+            "source": latest.source_path, "sha256": latest.sha256, "ingested_at": latest.ingested_at}
 
 
 @app.command()
 @_friendly_errors
 def remove(name: Annotated[str, typer.Argument(help="Policy name.")]) -> None:
     """Delete a stored policy and all its versions."""
-    removed = _assistant().remove(name)
+    removed = _assistant().remove(_text_argument(name, "policy name"))
     console.print(f"Removed {name} ({removed} version{'s' if removed != 1 else ''}).")
 
 
@@ -131,10 +149,11 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """Answer a question about a stored policy, quoting and citing its sentences."""
+    validate_question(question)  # before anything loads: a bad question is answered at once
     assistant = _assistant()
     answer = assistant.ask(question, policy=_choose_policy(assistant, policy), version=version, top_k=top)
     if as_json:
-        sys.stdout.write(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        _print_json(answer.to_dict())
     else:
         console.print(render_answer(answer))
 
@@ -150,14 +169,14 @@ def label(
     assistant = _assistant()
     result = assistant.label(_choose_policy(assistant, policy), version)
     if as_json:
-        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        _print_json(result.to_dict())
     else:
         console.print(render_label(result))
 
 
 def _choose_policy(assistant: Any, policy: str | None) -> str:
     if policy:
-        return policy
+        return _text_argument(policy, "policy name")
     names = assistant.policy_names()
     if len(names) == 1:
         return names[0]
@@ -192,7 +211,7 @@ def eval_privacyqa(
     with _progress_bar("loading") as progress:
         report = run_privacyqa(data, limit=limit, max_evidence=max_evidence, progress=progress)
     if as_json:
-        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
+        _print_json(report.to_json())
     else:
         console.print(render_privacyqa_report(report))
 
@@ -324,6 +343,22 @@ def train_retriever() -> None:
     from assistant.models.retriever.train import train_release  # lazy: see the module docstring
 
     console.print(train_release(log=console.print))
+
+
+def _print_json(data: Any) -> None:
+    """Pretty JSON on stdout, non-ASCII kept readable and every control character escaped."""
+    sys.stdout.write(escape_json_controls(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
+
+
+def _text_argument(value: str | None, what: str) -> str | None:
+    """`value` unchanged, or a clear error when the shell passed bytes that are not UTF-8 (Python
+    keeps them as lone surrogates, which no tokenizer, database or terminal accepts)."""
+    if value is not None:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise AssistantError(f"The {what} is not valid UTF-8 text; retype it.") from None
+    return value
 
 
 def _check_split(split: str, allowed: tuple[str, ...]) -> str:

@@ -1,21 +1,36 @@
 """Terminal rendering of answers and policy lists with rich. Policy text is never parsed as markup."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rich.console import Console, Group
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
 from assistant.answering.label import PrivacyLabel, statement
 from assistant.answering.reasons import explain_reason
 from assistant.evaluation.metrics import Score, percent
+from assistant.foundation.controls import escape_controls
 from assistant.foundation.types import Answer, Facts
 from assistant.store.database import PolicySummary
 
 if TYPE_CHECKING:  # the harness imports the engine (torch): not needed to draw a report
     from assistant.evaluation.privacyqa import PrivacyQAReport
+
+
+class SafeConsole(Console):
+    """A rich console that writes control characters inside text as visible escapes, so nothing
+    printed (policy text, names, file names, error messages) can drive the terminal. rich's own
+    styling and cursor codes are separate segments and pass unchanged."""
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return super()._render_buffer(
+            segment if segment.control else Segment(escape_controls(segment.text), segment.style)
+            for segment in buffer
+        )
 
 
 def render_answer(answer: Answer) -> Group:

@@ -6,14 +6,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.foundation.errors import InputFileError, UnknownPolicyError
 from assistant.foundation.sentences import build_policy
 from assistant.foundation.types import ParsedPolicy, PolicyVersion, ProgressCallback
 from assistant.ingest.parsing import load_document
-from assistant.ingest.tagging import TAGGING_PIPELINE, SentenceTagging
 from assistant.store.database import Store
 from assistant.store.index import SentenceIndex
+
+if TYPE_CHECKING:  # tagging imports the models (torch, seconds): a bad file is refused before that
+    from assistant.ingest.tagging import SentenceTagging
 
 MAX_NAME_CHARS = 100
 
@@ -42,6 +45,8 @@ class IngestPipeline:
         name = validate_name(name if name is not None else path.stem)
         document = load_document(path, self.max_bytes)
         sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+        from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the file is checked (see above)
+
         existing = self._latest_or_none(name)
         if existing and existing.sha256 == sha256 and self.store.pipeline(existing) == TAGGING_PIPELINE:
             return IngestResult(existing, unchanged=True, seconds=time.perf_counter() - started)
@@ -54,6 +59,8 @@ class IngestPipeline:
     def store_policy(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
                      progress: ProgressCallback | None = None) -> PolicyVersion:
         """Embed, tag and store an already parsed policy as the next version of `name`."""
+        from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the file is checked (see above)
+
         tagged = self.tagging().run(policy, progress)
         return self.store.add_version(name, source, sha256, tagged.policy, SentenceIndex.build(tagged.vectors),
                                       TAGGING_PIPELINE)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from assistant.foundation.errors import InvalidQuestionError
-from assistant.foundation.settings import MAX_QUESTION_CHARS
 from assistant.models.questions.data import ANSWERABLE
 
 BEYOND_POLICY = "beyond_policy"
@@ -17,6 +15,7 @@ POLICY_FACETS = frozenset({"ai_training", "sale", "children", "international_tra
 from assistant.models.questions.model import QuestionClassifier
 from assistant.models.retriever.model import Embedder
 from assistant.understanding.facets import facet_of, question_type
+from assistant.understanding.validation import validate_question
 
 
 @dataclass(frozen=True)
@@ -50,15 +49,3 @@ class QuestionUnderstanding:
                                       facet=facet_name)
         focus = frozenset(c for c, p in analysis.categories.items() if p >= self.category_confidence)
         return UnderstoodQuestion(text, None, 0.0, focus, analysis.category_probabilities, kind, facet_name)
-
-
-def validate_question(question: str) -> str:
-    """The question with its whitespace normalised; empty or over-long questions are refused."""
-    question = " ".join(question.split())
-    if not question:
-        raise InvalidQuestionError("The question is empty: ask something about the policy.")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise InvalidQuestionError(
-            f"The question is {len(question)} characters long; the limit is {MAX_QUESTION_CHARS}."
-        )
-    return question

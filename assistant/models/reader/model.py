@@ -23,6 +23,7 @@ from assistant.foundation.releases import WEIGHTS_DIR, load_release
 
 RELEASE_DIR = WEIGHTS_DIR / "reader"
 MAX_ANSWER_TOKENS = 64
+MAX_QUESTION_TOKENS = 96  # PolicyQA questions are under 40 word pieces; longer ones are clipped
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,18 @@ class ReaderModel(torch.nn.Module):
 
 
 def _encode(tokenizer, questions: Sequence[str], contexts: Sequence[str], max_length: int):
-    return tokenizer(list(questions), list(contexts), truncation="only_second", max_length=max_length,
+    questions = [_clip_question(tokenizer, question) for question in questions]
+    return tokenizer(questions, list(contexts), truncation="only_second", max_length=max_length,
                      padding=True, return_offsets_mapping=True, return_tensors="pt")
+
+
+def _clip_question(tokenizer, question: str) -> str:
+    """The question cut after MAX_QUESTION_TOKENS word pieces, so the context always has room
+    (truncating only the context fails outright when the question alone fills the window)."""
+    offsets = tokenizer(question, add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
+    if len(offsets) <= MAX_QUESTION_TOKENS:
+        return question
+    return question[: offsets[MAX_QUESTION_TOKENS - 1][1]]
 
 
 class SpanReader:
