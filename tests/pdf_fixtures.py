@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from PIL import Image, ImageDraw  # reportlab's own dependency
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader, simpleSplit
 from reportlab.pdfgen.canvas import Canvas
@@ -20,12 +21,12 @@ BODY = ("Helvetica", 10)
 LEADING = 13
 HEADER = "Acme Corp - Privacy Policy"
 
-# (page, kind, text): kind is title | heading | subheading | body. One page per group.
+# One list of (kind, text) per page; kind is title | heading | subheading | body.
 POLICY_PAGES: list[list[tuple[str, str]]] = [
     [
         ("title", "Acme Privacy Policy"),
-        ("body", "This policy explains how Acme Corp handles personal information when you use the Acme "
-                 "app and website."),
+        ("body", ("This policy explains how Acme Corp handles personal information when you use the Acme "
+                  "app and website.")),
         ("heading", "Information We Collect"),
         ("body", "We collect your name, email address and phone number when you create an account."),
         ("subheading", "Cookies"),
@@ -51,14 +52,14 @@ CARRY_OVER = ("We also collect the model of your device and", "the version of it
 
 LEFT_COLUMN = [
     ("heading", "Left Topics"),
-    ("body", "Alpha sentence one starts the left column and it runs over several lines of the narrow column. "
-             "Alpha sentence two continues the same paragraph in the left column."),
+    ("body", ("Alpha sentence one starts the left column and it runs over several lines of the narrow column. "
+             "Alpha sentence two continues the same paragraph in the left column.")),
     ("body", "Alpha sentence three is a second paragraph that still belongs to the left column."),
 ]
 RIGHT_COLUMN = [
     ("heading", "Right Topics"),
-    ("body", "Omega sentence one starts the right column and it also runs over several lines of its column. "
-             "Omega sentence two ends the first paragraph of the right column."),
+    ("body", ("Omega sentence one starts the right column and it also runs over several lines of its column. "
+             "Omega sentence two ends the first paragraph of the right column.")),
     ("body", "Omega sentence three closes the right column."),
 ]
 
@@ -126,13 +127,15 @@ def two_column_page(path: Path) -> Path:
     return path
 
 
-def image_only_pdf(path: Path) -> Path:
-    """One page holding only a picture of text (as a scanner makes): no text layer."""
-    from PIL import Image, ImageDraw  # reportlab's own dependency
-
+def image_only_pdf(path: Path, after_text_page: bool = False) -> Path:
+    """A page holding only a picture of text (as a scanner makes it): no text layer. With
+    `after_text_page`, it is page 2 and page 1 is the first page of the policy."""
     picture = Image.new("RGB", (400, 120), "white")
     ImageDraw.Draw(picture).text((10, 50), "We collect your email address.", fill="black")
     canvas = Canvas(str(path), pagesize=A4)
+    if after_text_page:
+        _flow(canvas, POLICY_PAGES[0], MARGIN, HEIGHT - 90, WIDTH - 2 * MARGIN)
+        canvas.showPage()
     canvas.drawImage(ImageReader(picture), MARGIN, HEIGHT - 300, width=400, height=120)
     canvas.showPage()
     canvas.save()

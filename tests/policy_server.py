@@ -45,7 +45,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args: object) -> None:  # quiet
         pass
 
-    def do_GET(self) -> None:  # noqa: N802 (the http.server name)
+    def do_GET(self) -> None:
         self.server.requests.append((self.path, dict(self.headers)))
         path = self.path
         if path in self.server.pages:
@@ -66,7 +66,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
         elif path == "/show-cookie":
             cookie = self.headers.get("Cookie") or "none"
-            self._send(200, "text/plain", f"The cookie sent was {cookie}. The agent was {self.headers['User-Agent']}.".encode())
+            agent = self.headers["User-Agent"]
+            self._send(200, "text/plain", f"The cookie sent was {cookie}. The agent was {agent}.".encode())
         elif path == "/missing":
             self._send(404, "text/html", b"<p>Not here.</p>")
         elif path == "/broken":

@@ -120,9 +120,8 @@ def test_urls_and_default_names():
 
 
 def test_cli_reports_a_failed_fetch_in_one_line_and_stores_nothing(server: PolicyServer, tmp_path: Path):
-    from tests.test_cli import run  # the `assistant` command in its own process
-
     from assistant.store.database import Store
+    from tests.test_cli import run  # the `assistant` command in its own process
 
     home = tmp_path / "home"
     Store(home).close()
@@ -130,8 +129,32 @@ def test_cli_reports_a_failed_fetch_in_one_line_and_stores_nothing(server: Polic
     result = run(home, "ingest", server.url("/missing"))
     assert result.returncode == 2
     # one line (a blank line before it is the progress bar's, cleared)
-    assert result.stderr.strip() == f"error: Cannot fetch {server.url('/missing')}: the server answered HTTP 404 Not Found."
+    missing = server.url("/missing")
+    assert result.stderr.strip() == f"error: Cannot fetch {missing}: the server answered HTTP 404 Not Found."
     result = run(home, "ingest", server.url("/image"), "--name", "img")
     assert result.returncode == 2 and "its content type is image/png" in result.stderr
     assert "\n" not in result.stderr.strip()
     assert store_snapshot(home) == before
+
+
+def test_a_url_is_ingested_once_and_again_only_when_its_text_changes(server: PolicyServer, assistant):
+    from tests.policy_server import POLICY_HTML
+
+    server.pages["/policy"] = ("text/html; charset=utf-8", POLICY_HTML.encode())
+    first = assistant.ingest(server.url("/redirect/2"))
+    version = first.version
+    assert not first.unchanged and (version.name, version.version) == ("127.0.0.1", 1)
+    assert version.source_path == server.url("/policy")  # the final URL
+    assert version.requested_url == server.url("/redirect/2")
+    assert version.fetched_at is not None and version.fetched_at.endswith("+00:00")
+    assert assistant.version("127.0.0.1") == version
+    # the same bytes, then the same text under other markup (a page's tokens change on every request)
+    assert assistant.ingest(server.url("/redirect/2")).unchanged
+    server.pages["/policy"] = ("text/html", POLICY_HTML.replace("<body>", "<body><!-- nonce 81f3 -->").encode())
+    assert assistant.ingest(server.url("/redirect/2")).unchanged
+    server.pages["/policy"] = ("text/html", POLICY_HTML.replace("two years", "five years").encode())
+    second = assistant.ingest(server.url("/policy"), name="127.0.0.1")
+    assert not second.unchanged and second.version.version == 2
+    assert second.version.requested_url == second.version.source_path == server.url("/policy")
+    assert "five years" in assistant.ask("How long do you keep my data?", policy="127.0.0.1").answer
+    assert "two years" in assistant.ask("How long do you keep my data?", policy="127.0.0.1", version=1).answer

@@ -124,7 +124,7 @@ def _check_scheme(url: str) -> None:
 
 def _check_status(url: str, response: httpx.Response) -> None:
     if response.status_code >= 300:  # a redirect left unfollowed has no Location
-        reason = response.reason_phrase or responses.get(response.status_code, "")
+        reason = responses.get(response.status_code) or response.reason_phrase  # the standard phrase first
         raise _error(url, f"the server answered HTTP {response.status_code}" + (f" {reason}" if reason else ""))
 
 

@@ -12,7 +12,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.foundation.errors import InputFileError
 from assistant.foundation.types import Block, Document
-from assistant.ingest.pdf import PdfError, PdfLayout, PdfLine, read_pdf
+from assistant.ingest.pdf import PdfError, PdfLine, read_pdf
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})

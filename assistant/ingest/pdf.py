@@ -32,6 +32,7 @@ _PAGE_NUMBER = re.compile(
 )
 _WORD_GAP = 0.15  # letters closer than this many font sizes belong to one word
 _BOLD_LINE = 0.8  # a line is bold when this share of its characters is
+_FILE_NAME = re.compile(r"\.(?:docx?|pdf|odt|rtf)$", re.IGNORECASE)  # "Microsoft Word - policy.docx"
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 
 
@@ -97,7 +98,7 @@ def _metadata_title(metadata: dict) -> str | None:
     if isinstance(title, bytes):
         title = title.decode("utf-8", "replace")
     title = " ".join(str(title or "").split())
-    if not title or title.lower() in ("untitled", "title") or re.search(r"\.(docx?|pdf|odt|rtf)$", title, re.I):
+    if not title or title.lower() in ("untitled", "title") or _FILE_NAME.search(title):
         return None
     return title
 
@@ -118,7 +119,8 @@ class _Word:
 
 def _page_lines(page: pdfplumber.page.Page, number: int) -> list[_PageLine]:
     words = [
-        _Word(w["text"], w["x0"], w["x1"], w["top"], w["bottom"], float(w["size"]), bool(_BOLD_FONT.search(w["fontname"])))
+        _Word(w["text"], w["x0"], w["x1"], w["top"], w["bottom"], float(w["size"]),
+              _BOLD_FONT.search(w["fontname"]) is not None)
         for w in page.extract_words(extra_attrs=["fontname", "size"], x_tolerance_ratio=_WORD_GAP)
     ]
     rows = _rows(words)
