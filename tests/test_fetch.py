@@ -107,6 +107,15 @@ def test_only_http_and_https_are_fetched(url: str):
         fetch(url, LIMITS)
 
 
+@pytest.mark.parametrize(("url", "reason"), [("http:///privacy", "it has no host name"),
+                                           ("http://127.0.0.1:99999/", "it is not a valid URL (Port out of range"),
+                                           ("http://[::1/", "it is not a valid URL (Invalid IPv6 URL)")])
+def test_malformed_urls_are_refused_before_connecting(url: str, reason: str):
+    with pytest.raises(FetchError) as caught:
+        fetch(url, LIMITS)
+    assert str(caught.value).startswith(f"Cannot fetch {url}: {reason}")
+
+
 def test_a_redirect_to_another_scheme_is_refused(server: PolicyServer):
     with pytest.raises(FetchError, match="it redirects to a URL that is not http or https"):
         fetch(server.url("/to-ftp"), LIMITS)

@@ -71,7 +71,7 @@ def default_name(url: str) -> str:
 
 def fetch(url: str, limits: FetchLimits) -> FetchedPage:
     """GET `url` and return its body; every failure is a one-line `FetchError` naming the URL."""
-    _check_scheme(url)
+    _check_url(url)
     deadline = time.monotonic() + limits.total_timeout
     try:
         with _client(limits) as client, client.stream("GET", url) as response:
@@ -95,11 +95,11 @@ def fetch(url: str, limits: FetchLimits) -> FetchedPage:
         raise _error(url, f"it is not a valid URL ({exc})") from None
     except httpx.TransportError as exc:
         raise _error(url, _transport_reason(exc)) from None
+    if not content:
+        raise _error(url, "the server sent an empty body")
     kind = CONTENT_KINDS.get(content_type) or ("pdf" if content.startswith(b"%PDF-") else None)
     if kind is None:
         raise _error(url, f"its content type is {content_type or 'missing'} and the body is not a PDF")
-    if not content:
-        raise _error(url, "the server sent an empty body")
     fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
     return FetchedPage(content, content_type or "application/pdf", kind, final, url, fetched_at)
 
@@ -110,16 +110,24 @@ def _client(limits: FetchLimits) -> httpx.Client:
         follow_redirects=True,
         max_redirects=limits.max_redirects,
         timeout=httpx.Timeout(limits.total_timeout, connect=limits.connect_timeout),
-        headers={"User-Agent": USER_AGENT, "Accept": ", ".join(CONTENT_KINDS) + ";q=0.9, */*;q=0.1"},
+        headers={"User-Agent": USER_AGENT, "Accept": ", ".join([*CONTENT_KINDS, "*/*;q=0.1"])},
         cookies=CookieJar(policy=DefaultCookiePolicy(allowed_domains=[])),  # no domain may set or get one
         trust_env=False,
     )
 
 
-def _check_scheme(url: str) -> None:
-    scheme = urlsplit(url).scheme.lower()
+def _check_url(url: str) -> None:
+    """Refuse, before connecting, a URL that is malformed, has no host, or is not http(s)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises ValueError when out of range)
+    except ValueError as exc:
+        raise _error(url, f"it is not a valid URL ({exc})") from None
+    scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
         raise _error(url, f"only http and https URLs can be fetched, not {scheme or 'this'}")
+    if not parts.hostname:
+        raise _error(url, "it has no host name")
 
 
 def _check_status(url: str, response: httpx.Response) -> None:
