@@ -86,8 +86,9 @@ class Assistant:
 
     @cached_property
     def ingest_pipeline(self) -> IngestPipeline:
-        limits = FetchLimits(self.settings.max_bytes, connect_timeout=min(CONNECT_TIMEOUT, self.settings.fetch_timeout),
-                             total_timeout=self.settings.fetch_timeout)
+        timeout = self.settings.fetch_timeout
+        limits = FetchLimits(self.settings.max_bytes, connect_timeout=min(CONNECT_TIMEOUT, timeout),
+                             total_timeout=timeout)
         return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes, limits)
 
     @cached_property

@@ -29,7 +29,7 @@ class IngestResult:
 
 
 class IngestPipeline:
-    """Stores policy files as versions. `tagging` is called only when there is something to tag,
+    """Stores policy files and fetched pages as versions. `tagging` is called only when there is something to tag,
     so re-ingesting identical content loads no model."""
 
     def __init__(self, store: Store, tagging: Callable[[], SentenceTagging], max_bytes: int,
