@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from assistant.answering.label import PrivacyLabel, build_label
 from assistant.foundation.settings import Settings
 from assistant.foundation.types import Answer, ParsedPolicy, PolicyVersion, ProgressCallback
+from assistant.ingest.fetch import CONNECT_TIMEOUT, FetchLimits, looks_like_url
 from assistant.store.database import PolicySummary, Store
 from assistant.understanding.validation import validate_question
 
@@ -108,7 +109,10 @@ class Assistant:
     def ingest_pipeline(self) -> IngestPipeline:
         from assistant.ingest.pipeline import IngestPipeline  # lazy: see the module docstring
 
-        return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes)
+        timeout = self.settings.fetch_timeout
+        limits = FetchLimits(self.settings.max_bytes, connect_timeout=min(CONNECT_TIMEOUT, timeout),
+                             total_timeout=timeout)
+        return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes, limits)
 
     @cached_property
     def _tagging(self) -> SentenceTagging:
@@ -134,9 +138,13 @@ class Assistant:
 
     # -- policies ---------------------------------------------------------------------------
 
-    def ingest(self, path: Path, name: str | None = None, progress: ProgressCallback | None = None) -> IngestResult:
-        """Parse, split, embed and store a policy file as a new version of `name` (default: file stem)."""
-        return self.ingest_pipeline.run(path, name, progress)
+    def ingest(self, source: Path | str, name: str | None = None,
+               progress: ProgressCallback | None = None) -> IngestResult:
+        """Parse, split, embed and store a policy file, or a page fetched from a `scheme://` URL, as a new
+        version of `name` (default: the file's stem, or the URL's host without "www.")."""
+        if isinstance(source, str) and looks_like_url(source):
+            return self.ingest_pipeline.run_url(source, name, progress)
+        return self.ingest_pipeline.run(Path(source), name, progress)
 
     def store_policy(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
                      progress: ProgressCallback | None = None) -> PolicyVersion:

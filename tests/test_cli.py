@@ -52,7 +52,8 @@ def test_ask_json_has_stable_keys(cli_home):
         "verdict", "headline", "facet", "question_type"]
     assert answer["answerable"] is True
     assert 1 <= len(answer["evidence"]) <= 2
-    assert set(answer["evidence"][0]) == {"sentence_id", "section", "text", "score"}
+    assert set(answer["evidence"][0]) == {"sentence_id", "section", "text", "score", "page"}
+    assert answer["evidence"][0]["page"] is None  # an HTML policy has no pages
     # facts: one entry per evidence sentence, slots verbatim inside that sentence
     evidence = {e["sentence_id"]: e["text"] for e in answer["evidence"]}
     assert [f["sentence_id"] for f in answer["facts"]] == list(evidence)

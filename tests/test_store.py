@@ -114,3 +114,29 @@ def test_practice_scores_round_trip_and_older_stores_gain_the_column(tmp_path):
     reopened = Store(tmp_path)
     assert [s.practice_scores for s in reopened.sentences(version.id)] == [{}, {}]
     assert [s.categories for s in reopened.sentences(version.id)] == [("Data Retention",), ()]
+
+
+def test_pages_and_fetch_origins_round_trip_and_older_stores_gain_the_columns(tmp_path):
+    store = Store(tmp_path)
+    policy = make_policy(["We keep logs for 30 days.", "We use cookies."])
+    paged = dataclasses.replace(policy, sentences=[dataclasses.replace(s, page=n + 3)
+                                                   for n, s in enumerate(policy.sentences)])
+    fetched = store.add_version("acme", "https://acme.example/privacy", "sha1", paged, random_index(2), "e",
+                                requested_url="http://acme.example/", fetched_at="2026-01-02T03:04:05+00:00")
+    assert [s.page for s in store.sentences(fetched.id)] == [3, 4]
+    assert (fetched.source_path, fetched.requested_url, fetched.fetched_at) == (
+        "https://acme.example/privacy", "http://acme.example/", "2026-01-02T03:04:05+00:00")
+    assert store.list_policies()[0].latest == fetched and store.list_policies()[0].versions == 1
+    store.close()
+    # a store written before pages and fetches were kept: the columns are added, old rows read as None
+    db = sqlite3.connect(tmp_path / "assistant.sqlite3")
+    for table, column in (("sentences", "page"), ("versions", "requested_url"), ("versions", "fetched_at")):
+        db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    db.commit()
+    db.close()
+    reopened = Store(tmp_path)
+    assert [s.page for s in reopened.sentences(fetched.id)] == [None, None]
+    old = reopened.get_version("acme")
+    assert (old.source_path, old.requested_url, old.fetched_at) == ("https://acme.example/privacy", None, None)
+    second = reopened.add_version("acme", "/a.pdf", "sha2", paged, random_index(2), "e")
+    assert [s.page for s in reopened.sentences(second.id)] == [3, 4] and second.requested_url is None

@@ -22,7 +22,8 @@ def compose(ranking: EvidenceRanking, selection: Selection, verdict: Verdict, sp
     if verdict.support is not None and reason is None:  # the support first; at most as many as selected
         positions = ([verdict.support] + [p for p in positions if p != verdict.support])[: len(positions)]
     selected = [ranking.ranked[i] for i in positions]
-    evidence = [Evidence(r.sentence.ordinal, r.sentence.section, r.sentence.text, _round(r.score)) for r in selected]
+    evidence = [Evidence(r.sentence.ordinal, r.sentence.section, r.sentence.text, _round(r.score), r.sentence.page)
+                for r in selected]
     facts = [EvidenceFacts(r.sentence.ordinal, r.sentence.facts.intent, list(r.sentence.facts.slots))
              for r in selected if r.sentence.facts is not None]
     return Answer(

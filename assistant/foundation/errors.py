@@ -15,3 +15,7 @@ class UnknownPolicyError(AssistantError):
 
 class InvalidQuestionError(AssistantError):
     """The question is empty or too long."""
+
+
+class FetchError(AssistantError):
+    """A policy URL cannot be fetched (bad scheme, DNS, refused, HTTP error, time-out, too large, wrong type...)."""

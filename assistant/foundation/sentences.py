@@ -133,7 +133,8 @@ def build_policy(document: Document) -> ParsedPolicy:
         if not block.is_heading:
             for start, end in split_sentences(block.text):
                 sentences.append(
-                    Sentence(len(sentences) + 1, block.text[start:end], offset + start, offset + end, section)
+                    Sentence(len(sentences) + 1, block.text[start:end], offset + start, offset + end, section,
+                             page=block.page_at(start))
                 )
         texts.append(block.text)
         offset += len(block.text)

@@ -16,6 +16,17 @@ class Block:
     text: str
     section_path: tuple[str, ...]  # headings above this block, outermost first
     is_heading: bool = False
+    # PDF: (offset into text, page number) where the text of each page begins, first at offset 0
+    pages: tuple[tuple[int, int], ...] = ()
+
+    def page_at(self, offset: int) -> int | None:
+        """The page the character at `offset` is printed on (None for documents without pages)."""
+        page = None
+        for start, number in self.pages:
+            if start > offset:
+                break
+            page = number
+        return page
 
 
 @dataclass(frozen=True)
@@ -64,6 +75,7 @@ class Sentence:
     facts: Facts | None = None  # PolicyIE intent and slots predicted at ingest
     # the practice tagger's probability for each OPP-115 category ({} for versions ingested before)
     practice_scores: dict[str, float] = field(default_factory=dict, hash=False)
+    page: int | None = None  # the page its first character is printed on (PDFs only)
 
 
 @dataclass(frozen=True)
@@ -90,6 +102,8 @@ class PolicyVersion:
     n_sentences: int
     index_file: str
     title: str | None = None
+    requested_url: str | None = None  # fetched policies: the URL asked for (source_path is the final one)
+    fetched_at: str | None = None  # fetched policies: when, ISO 8601 UTC
 
 
 @dataclass(frozen=True)
@@ -100,11 +114,12 @@ class Evidence:
     section: str
     text: str
     score: float
+    page: int | None = None  # the page it is printed on (PDFs only)
 
     def citation(self) -> str:
-        """Human citation such as '§ Information We Collect › Cookies, sentence 12'."""
+        """Human citation such as '§ Information We Collect › Cookies, sentence 12' (', p. 4' for a PDF)."""
         section = self.section.replace(" > ", " › ") if self.section else "(top of policy)"
-        return f"§ {section}, sentence {self.sentence_id}"
+        return f"§ {section}, sentence {self.sentence_id}" + (f", p. {self.page}" if self.page else "")
 
 
 @dataclass(frozen=True)

@@ -77,27 +77,34 @@ def _progress_bar(first_stage: str) -> Iterator[Callable[[str, int, int], None]]
         yield progress
 
 
-def _assistant(max_size: int | None = None):
+def _assistant(max_size: int | None = None, timeout: float | None = None):
     from assistant.engine import Assistant  # lazy: see the module docstring
 
     settings = Settings.from_env()
     if max_size is not None:
         settings = dataclasses.replace(settings, max_bytes=max_size)
+    if timeout is not None:
+        settings = dataclasses.replace(settings, fetch_timeout=timeout)
     return Assistant(settings)
 
 
 @app.command()
 @_friendly_errors
 def ingest(
-    path: Annotated[Path, typer.Argument(help="Policy file: .html, .htm, .md or .txt.")],
-    name: Annotated[str | None, typer.Option(help="Name to store it under (default: the file name).")] = None,
-    max_size: Annotated[int | None, typer.Option(help="Largest file accepted, in bytes (default 10 MB).")] = None,
+    source: Annotated[str, typer.Argument(
+        metavar="PATH_OR_URL", help="Policy file (.html, .htm, .md, .txt or .pdf) or an http(s) URL.")],
+    name: Annotated[str | None, typer.Option(
+        help="Name to store it under (default: the file name, or the URL's host without www.).")] = None,
+    max_size: Annotated[int | None, typer.Option(
+        help="Largest file or page accepted, in bytes (default 10 MB).")] = None,
+    timeout: Annotated[float | None, typer.Option(
+        min=0.1, help="Seconds a URL's whole fetch may take (default 30).")] = None,
 ) -> None:
     """Store a policy (a new version if its content changed) and index its sentences."""
     name = _text_argument(name, "policy name")
-    assistant = _assistant(max_size)
-    with _progress_bar("parsing") as progress:
-        result = assistant.ingest(path, name=name, progress=progress)
+    assistant = _assistant(max_size, timeout)
+    with _progress_bar("fetching" if "://" in source else "parsing") as progress:
+        result = assistant.ingest(source, name=name, progress=progress)
     version = result.version
     if result.unchanged:
         console.print(f"{version.name}: unchanged (identical to version {version.version}); nothing to do.")

@@ -1,4 +1,4 @@
-"""Turn a policy file (HTML, Markdown or plain text) into a structured `Document`."""
+"""Turn a policy (HTML, Markdown, plain text or PDF; a file or fetched bytes) into a structured `Document`."""
 from __future__ import annotations
 
 import codecs
@@ -12,10 +12,12 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.foundation.errors import InputFileError
 from assistant.foundation.types import Block, Document
+from assistant.ingest.pdf import PdfError, PdfLine, read_pdf
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
 TEXT_SUFFIXES = frozenset({".txt", ".text"})
+PDF_SUFFIXES = frozenset({".pdf"})
 
 _SNIFF_BYTES = 8192
 _MAX_CONTROL_SHARE = 0.05
@@ -61,24 +63,48 @@ _SMALL_WORDS = frozenset(
 def load_document(path: Path, max_bytes: int) -> Document:
     """Validate a policy file and parse it according to its suffix (or content)."""
     raw = _read_bytes(path, max_bytes)
-    text = _decode(raw, path)
-    if not text.strip():
-        raise _input_error(path, "the file is empty (it contains only whitespace)")
+    return parse_bytes(raw, kind_of(path), path)
+
+
+def kind_of(path: Path) -> str:
+    """The parser a file's suffix asks for: html, markdown, text, pdf, or auto (sniffed from the content)."""
     suffix = path.suffix.lower()
-    if suffix in HTML_SUFFIXES or (suffix not in MARKDOWN_SUFFIXES | TEXT_SUFFIXES and _looks_like_html(text)):
-        document = parse_html(text)
-    elif suffix in MARKDOWN_SUFFIXES:
-        document = parse_markdown(text)
+    for kind, suffixes in (("html", HTML_SUFFIXES), ("markdown", MARKDOWN_SUFFIXES), ("text", TEXT_SUFFIXES),
+                           ("pdf", PDF_SUFFIXES)):
+        if suffix in suffixes:
+            return kind
+    return "auto"
+
+
+def parse_bytes(raw: bytes, kind: str, source: Path | str) -> Document:
+    """Parse a policy's bytes as `kind` (see `kind_of`; a fetched page's comes from its content type).
+
+    `source` (a path or a URL) names the policy in errors.
+    """
+    if kind == "pdf" or (kind == "auto" and raw.startswith(b"%PDF-")):
+        try:
+            document = parse_pdf(raw)
+        except PdfError as exc:
+            raise _input_error(source, str(exc)) from None
     else:
-        document = parse_text(text)
+        text = _decode(raw, source)
+        if not text.strip():
+            raise _input_error(source, "the file is empty (it contains only whitespace)")
+        if kind == "html" or (kind == "auto" and _looks_like_html(text)):
+            document = parse_html(text)
+        elif kind == "markdown":
+            document = parse_markdown(text)
+        else:
+            document = parse_text(text)
     if not document.blocks:
-        raise _input_error(path, "no visible text was found after removing markup, scripts and navigation")
+        raise _input_error(source, "no visible text was found after removing markup, scripts and navigation")
     return document
 
 
-def _input_error(path: Path, reason: str) -> InputFileError:
+def _input_error(path: Path | str, reason: str) -> InputFileError:
     shown = re.sub(r"[\x00-\x1f\x7f]", "?", str(path))
-    return InputFileError(f"Cannot ingest policy file {shown}: {reason}.")
+    what = "policy file" if isinstance(path, Path) else "policy"
+    return InputFileError(f"Cannot ingest {what} {shown}: {reason}.")
 
 
 def _read_bytes(path: Path, max_bytes: int) -> bytes:
@@ -415,3 +441,81 @@ def _text_heading_level(line: str) -> int | None:
     if _BULLET.match(text) or _ENUMERATOR.match(text):
         return None
     return 1 if _is_all_caps(text) or _is_title_case(text) else None
+
+
+# --------------------------------------------------------------------------- PDF
+
+_PDF_HEADING_SCALE = 1.15  # a line set this much larger than the body text is a heading
+_PDF_HEADING_MAX = 200
+_PDF_PARAGRAPH_GAP = 0.6  # a gap above a line of more than this many font sizes starts a paragraph
+_TERMINAL = re.compile(r"[.!?:;][\"'”’)\]]*$")
+
+
+def parse_pdf(raw: bytes) -> Document:
+    """Parse a PDF's text layer: larger or bold lines become headings (levels by size), the rest
+    paragraphs that remember the page each part is printed on (`Block.pages`)."""
+    layout = read_pdf(raw)
+    body = layout.body_size
+    levels = {size: level for level, size in enumerate(sorted(
+        {_size(line) for line in layout.lines if _size(line) >= body * _PDF_HEADING_SCALE}, reverse=True), start=1)}
+    outline = _Outline()
+    blocks: list[Block] = []
+    first_heading: str | None = None
+    for lines in _pdf_paragraphs(layout.lines):
+        text, pages = _join_lines(lines)
+        level = levels.get(_size(lines[0]))
+        if level is not None and len(text) <= _PDF_HEADING_MAX and any(ch.isalpha() for ch in text):
+            outline.open(level, text)
+            first_heading = first_heading or text
+            blocks.append(Block(text, outline.path, is_heading=True, pages=pages))
+        elif lines[0].bold and _is_pseudo_heading(text):
+            outline.open_pseudo(text)
+            blocks.append(Block(text, outline.path, is_heading=True, pages=pages))
+        elif text:
+            blocks.append(Block(text, outline.path, pages=pages))
+    return Document(title=layout.title or first_heading, blocks=blocks)
+
+
+def _size(line: PdfLine) -> float:
+    return round(line.size * 2) / 2
+
+
+def _pdf_paragraphs(lines: list[PdfLine]) -> Iterator[list[PdfLine]]:
+    """Consecutive lines of one style, without a paragraph gap or a bullet between them; a paragraph
+    goes on across a page or column break while its text has not ended a sentence."""
+    paragraph: list[PdfLine] = []
+    for line in lines:
+        if paragraph and _starts_paragraph(paragraph, line):
+            yield paragraph
+            paragraph = []
+        paragraph.append(line)
+    if paragraph:
+        yield paragraph
+
+
+def _starts_paragraph(paragraph: list[PdfLine], line: PdfLine) -> bool:
+    last = paragraph[-1]
+    if _size(line) != _size(last) or line.bold != last.bold:
+        return True
+    if _BULLET.match(line.text) or _ENUMERATOR.match(line.text):
+        return True
+    if line.column_start:
+        return _TERMINAL.search(last.text) is not None
+    return line.top - last.bottom > _PDF_PARAGRAPH_GAP * line.size
+
+
+def _join_lines(lines: list[PdfLine]) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The lines as one text (a word broken by a hyphen at a line end joined again), and the offset
+    where each page's part of it starts."""
+    text = ""
+    pages: list[tuple[int, int]] = []
+    for line in lines:
+        piece = _collapse(line.text)
+        if not piece:
+            continue
+        if text and not text.endswith("-"):
+            text += " "
+        if not pages or pages[-1][1] != line.page:
+            pages.append((len(text), line.page))
+        text += piece
+    return text, tuple(pages)

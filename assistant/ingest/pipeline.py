@@ -1,4 +1,4 @@
-"""The ingest pipeline: read and parse a file → split into sentences → embed and tag → store."""
+"""The ingest pipeline: read a file or fetch a URL → parse → split into sentences → embed and tag → store."""
 from __future__ import annotations
 
 import hashlib
@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 from assistant.foundation.errors import InputFileError, UnknownPolicyError
 from assistant.foundation.sentences import build_policy
 from assistant.foundation.types import ParsedPolicy, PolicyVersion, ProgressCallback
-from assistant.ingest.parsing import load_document
+from assistant.ingest.fetch import FetchedPage, FetchLimits, default_name, fetch
+from assistant.ingest.parsing import load_document, parse_bytes
 from assistant.store.database import Store
 from assistant.store.index import SentenceIndex
 
@@ -31,13 +32,15 @@ class IngestResult:
 
 
 class IngestPipeline:
-    """Stores policy files as versions. `tagging` is called only when there is something to tag,
+    """Stores policy files and fetched pages as versions. `tagging` is called only when there is something to tag,
     so re-ingesting identical content loads no model."""
 
-    def __init__(self, store: Store, tagging: Callable[[], SentenceTagging], max_bytes: int) -> None:
+    def __init__(self, store: Store, tagging: Callable[[], SentenceTagging], max_bytes: int,
+                 fetch_limits: FetchLimits | None = None) -> None:
         self.store = store
         self.tagging = tagging
         self.max_bytes = max_bytes
+        self.fetch_limits = fetch_limits or FetchLimits(max_bytes)
 
     def run(self, path: Path, name: str | None = None, progress: ProgressCallback | None = None) -> IngestResult:
         """Parse, split, embed, tag and store a policy file as a new version of `name` (default: file stem)."""
@@ -56,14 +59,37 @@ class IngestPipeline:
         version = self.store_policy(policy, name, str(path.resolve()), sha256, progress)
         return IngestResult(version, unchanged=False, seconds=time.perf_counter() - started)
 
+    def run_url(self, url: str, name: str | None = None, progress: ProgressCallback | None = None) -> IngestResult:
+        """Fetch an http(s) URL and store it as a new version of `name` (default: the host without "www.").
+
+        Unchanged when the latest version has the same bytes or the same cleaned text (a page's markup
+        may change on every request: tokens, timestamps), so nothing is stored then."""
+        started = time.perf_counter()
+        name = validate_name(name if name is not None else default_name(url))
+        page = fetch(url, self.fetch_limits)
+        document = parse_bytes(page.content, page.kind, page.url)
+        sha256 = hashlib.sha256(page.content).hexdigest()
+        policy = build_policy(document)
+        from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the page is checked (see above)
+
+        existing = self._latest_or_none(name)
+        if existing and self.store.pipeline(existing) == TAGGING_PIPELINE and (
+                existing.sha256 == sha256 or self.store.policy_text(existing.id) == policy.text):
+            return IngestResult(existing, unchanged=True, seconds=time.perf_counter() - started)
+        if not policy.sentences:
+            raise InputFileError(f"{page.url}: no sentences found in the visible text.")
+        version = self.store_policy(policy, name, page.url, sha256, progress, page)
+        return IngestResult(version, unchanged=False, seconds=time.perf_counter() - started)
+
     def store_policy(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
-                     progress: ProgressCallback | None = None) -> PolicyVersion:
+                     progress: ProgressCallback | None = None, fetched: FetchedPage | None = None) -> PolicyVersion:
         """Embed, tag and store an already parsed policy as the next version of `name`."""
         from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the file is checked (see above)
 
         tagged = self.tagging().run(policy, progress)
         return self.store.add_version(name, source, sha256, tagged.policy, SentenceIndex.build(tagged.vectors),
-                                      TAGGING_PIPELINE)
+                                      TAGGING_PIPELINE, requested_url=fetched.requested_url if fetched else None,
+                                      fetched_at=fetched.fetched_at if fetched else None)
 
     def _latest_or_none(self, name: str) -> PolicyVersion | None:
         try:

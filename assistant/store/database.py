@@ -64,7 +64,7 @@ _VERSION_COLUMNS = """
     v.id, p.name, v.version, v.source_path, v.sha256, v.ingested_at,
     (SELECT COUNT(*) FROM sections s WHERE s.version_id = v.id),
     (SELECT COUNT(*) FROM sentences s WHERE s.version_id = v.id),
-    v.index_file, v.title
+    v.index_file, v.title, v.requested_url, v.fetched_at
 """
 
 
@@ -101,6 +101,12 @@ class Store:
             self.db.execute("ALTER TABLE sentences ADD COLUMN facts TEXT")
         if "practice_scores" not in columns:
             self.db.execute("ALTER TABLE sentences ADD COLUMN practice_scores TEXT NOT NULL DEFAULT '{}'")
+        if "page" not in columns:  # the PDF page a sentence is printed on (NULL: not a PDF)
+            self.db.execute("ALTER TABLE sentences ADD COLUMN page INTEGER")
+        version_columns = {row[1] for row in self.db.execute("PRAGMA table_info(versions)")}
+        for column in ("requested_url", "fetched_at"):  # fetched policies (source_path holds the final URL)
+            if column not in version_columns:
+                self.db.execute(f"ALTER TABLE versions ADD COLUMN {column} TEXT")
 
     def close(self) -> None:
         self.db.close()
@@ -139,7 +145,7 @@ class Store:
                 WHERE v.version = (SELECT MAX(version) FROM versions w WHERE w.policy_id = p.id)
                 ORDER BY p.name COLLATE NOCASE"""
         ).fetchall()
-        return [PolicySummary(PolicyVersion(*row[:10]), row[10]) for row in rows]
+        return [PolicySummary(PolicyVersion(*row[:-1]), row[-1]) for row in rows]
 
     def policy_names(self) -> list[str]:
         return [row[0] for row in self.db.execute("SELECT name FROM policies ORDER BY name COLLATE NOCASE")]
@@ -164,14 +170,14 @@ class Store:
 
     def sentences(self, version_id: int) -> list[Sentence]:
         rows = self.db.execute(
-            "SELECT ordinal, text, start, end, section, categories, facts, practice_scores FROM sentences "
+            "SELECT ordinal, text, start, end, section, categories, facts, practice_scores, page FROM sentences "
             "WHERE version_id = ? ORDER BY ordinal",
             (version_id,),
         )
         return [
             Sentence(*row[:5], categories=tuple(json.loads(row[5])),
                      facts=Facts.from_dict(json.loads(row[6])) if row[6] else None,
-                     practice_scores=json.loads(row[7]))
+                     practice_scores=json.loads(row[7]), page=row[8])
             for row in rows
         ]
 
@@ -192,17 +198,21 @@ class Store:
     # -- writing -------------------------------------------------------------------------
 
     def add_version(
-        self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str
+        self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str,
+        requested_url: str | None = None, fetched_at: str | None = None,
     ) -> PolicyVersion:
         """Store a new version of `name` (version 1 for a new name) with its index, all or nothing.
 
-        `embedder` names the ingest pipeline (embedder and taggers) that produced the version.
+        `embedder` names the ingest pipeline (embedder and taggers) that produced the version. A fetched
+        policy's `source_path` is the final URL; `requested_url` and `fetched_at` say what was asked for, when.
         """
         with self._writer_lock():
-            return self._add_version_locked(name, source_path, sha256, policy, index, embedder)
+            return self._add_version_locked(name, source_path, sha256, policy, index, embedder,
+                                            requested_url, fetched_at)
 
     def _add_version_locked(
-        self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str
+        self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str,
+        requested_url: str | None = None, fetched_at: str | None = None,
     ) -> PolicyVersion:
         index_file = f"{uuid.uuid4().hex}.faiss"
         index.save(self.index_dir / index_file)
@@ -214,9 +224,10 @@ class Store:
                 ).fetchone()[0]
                 version_id = db.execute(
                     """INSERT INTO versions (policy_id, version, source_path, sha256, ingested_at, title, text,
-                                             index_file, embedder)
-                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                    (policy_id, number, source_path, sha256, _now(), policy.title, policy.text, index_file, embedder),
+                                             index_file, embedder, requested_url, fetched_at)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                    (policy_id, number, source_path, sha256, _now(), policy.title, policy.text, index_file, embedder,
+                     requested_url, fetched_at),
                 ).lastrowid
                 db.executemany(
                     "INSERT INTO sections (version_id, ordinal, path) VALUES (?, ?, ?)",
@@ -224,9 +235,9 @@ class Store:
                 )
                 db.executemany(
                     "INSERT INTO sentences (version_id, ordinal, section, start, end, text, categories, facts, "
-                    "practice_scores) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "practice_scores, page) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(version_id, s.ordinal, s.section, s.start, s.end, s.text, json.dumps(list(s.categories)),
-                      json.dumps(s.facts.to_dict()) if s.facts else None, json.dumps(s.practice_scores))
+                      json.dumps(s.facts.to_dict()) if s.facts else None, json.dumps(s.practice_scores), s.page)
                      for s in policy.sentences],
                 )
         except BaseException:
