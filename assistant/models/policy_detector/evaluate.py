@@ -24,8 +24,9 @@ def grouped_folds(texts: Sequence[str], kinds: Sequence[str], groups: Sequence[s
     for fold in range(folds):
         held_out = np.flatnonzero(assignment == fold)
         train = np.flatnonzero(assignment != fold)
-        if not len(held_out):
-            continue
+        train_kinds = {kinds[i] for i in train}
+        if not len(held_out) or "policy" not in train_kinds or len(train_kinds) < 2:
+            continue  # nothing to hold out, or too little left to learn from (tiny corpora)
         detector: PolicyDetector = fit([texts[i] for i in train], [kinds[i] for i in train], config)
         yield fold, held_out, detector
 
