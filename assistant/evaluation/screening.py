@@ -20,7 +20,7 @@ from assistant.ingest.parsing import load_document
 from assistant.ingest.screening import detect_language, screen, visible_text
 from assistant.models.policy_detector.evaluate import detection_scores, fold_of, grouped_folds
 from assistant.models.policy_detector.model import RELEASE_DIR
-from assistant.models.policy_detector.train import TrainConfig, fit, write_release
+from assistant.models.policy_detector.train import RECIPE, TrainConfig, fit, write_release
 
 MAX_BYTES = 10_000_000
 FOLDS = 5
@@ -52,7 +52,7 @@ def _read(path: Path) -> str:
         return ""
 
 
-def train_release(directory: Path = SCREENING_DIR, release: Path = RELEASE_DIR, config: TrainConfig = TrainConfig(),
+def train_release(directory: Path = SCREENING_DIR, release: Path = RELEASE_DIR, config: TrainConfig = RECIPE,
                   opp115_limit: int | None = None, command: str = "assistant train policy-detector",
                   log: Callable[[str], None] = print) -> dict:
     """Fit the detector on every English document, score it by grouped cross-validation, and write
@@ -75,7 +75,7 @@ def train_release(directory: Path = SCREENING_DIR, release: Path = RELEASE_DIR, 
     return metrics
 
 
-def evaluate(corpus: Sequence[ReadDocument], config: TrainConfig = TrainConfig(), folds: int = FOLDS) -> dict:
+def evaluate(corpus: Sequence[ReadDocument], config: TrainConfig = RECIPE, folds: int = FOLDS) -> dict:
     """Grouped cross-validation of the detector and of the whole screening verdict, and the language
     identifier's accuracy."""
     english = [r for r in corpus if r.document.language == "en"]

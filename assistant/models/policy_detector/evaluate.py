@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from assistant.models.policy_detector.model import PolicyDetector
-from assistant.models.policy_detector.train import TrainConfig, fit
+from assistant.models.policy_detector.train import RECIPE, TrainConfig, fit
 
 
 def fold_of(group: str, folds: int) -> int:
@@ -17,7 +17,7 @@ def fold_of(group: str, folds: int) -> int:
 
 
 def grouped_folds(texts: Sequence[str], kinds: Sequence[str], groups: Sequence[str], folds: int = 5,
-                  config: TrainConfig = TrainConfig()):
+                  config: TrainConfig = RECIPE):
     """Yield (fold, held-out indices, detector fitted on every other fold) for each fold; a group's
     documents are all in one fold (`fold_of`)."""
     assignment = np.array([fold_of(group, folds) for group in groups])
@@ -41,5 +41,5 @@ def detection_scores(gold: Sequence[bool], predicted: Sequence[bool]) -> dict:
     recall = tp / (tp + fn) if tp + fn else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {"precision": round(100 * precision, 1), "recall": round(100 * recall, 1), "f1": round(100 * f1, 1),
-            "documents": int(len(gold)), "policies": int(gold.sum()), "true_positives": tp,
+            "documents": len(gold), "policies": int(gold.sum()), "true_positives": tp,
             "false_positives": fp, "false_negatives": fn}

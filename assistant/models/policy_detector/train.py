@@ -29,7 +29,10 @@ class TrainConfig:
     threshold: float = 0.5
 
 
-def fit(texts: Sequence[str], kinds: Sequence[str], config: TrainConfig = TrainConfig()) -> PolicyDetector:
+RECIPE = TrainConfig()  # the shipped recipe
+
+
+def fit(texts: Sequence[str], kinds: Sequence[str], config: TrainConfig = RECIPE) -> PolicyDetector:
     """Fit TF-IDF and a multinomial logistic regression (classes weighted to balance) on documents and
     their kinds; at least two kinds, one of them "policy"."""
     present = sorted(set(kinds))
