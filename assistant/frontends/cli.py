@@ -370,7 +370,7 @@ def _check_split(split: str, allowed: tuple[str, ...]) -> str:
 @train_app.command("policy-detector")
 @_friendly_errors
 def train_policy_detector() -> None:
-    """Fit the privacy-policy detector on the screening corpus into weights/policy_detector/ (seconds;
+    """Fit the privacy-policy detector on the screening corpus into weights/policy_detector/ (about a minute;
     rebuild the corpus first with scripts/screening_corpus.py)."""
     from assistant.evaluation.screening import train_release  # lazy: see the module docstring
 

@@ -9,7 +9,7 @@ screening corpus (`assistant.models.policy_detector.train`), scored by grouped c
 
 Saved as `model.json` (vocabulary, idf, weights; no pickle) with its `manifest.json`:
 
-    assistant train policy-detector     # reproduces weights/policy_detector/ (seconds)
+    assistant train policy-detector     # reproduces weights/policy_detector/ (about a minute, with the cross-validation)
     assistant eval policy-detector
 """
 from __future__ import annotations
