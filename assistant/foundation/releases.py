@@ -13,7 +13,7 @@ from safetensors.torch import load_file, save_file
 from assistant.foundation.encoder import EMBEDDER_NAME
 from assistant.foundation.resources import WEIGHTS_DIR
 
-__all__ = ["WEIGHTS_DIR", "amend_release", "load_release", "save_release", "sha256_of"]
+__all__ = ["WEIGHTS_DIR", "amend_release", "load_release", "save_release", "sha256_of", "write_manifest"]
 
 
 def sha256_of(paths: list[Path]) -> str:
@@ -30,15 +30,25 @@ def save_release(
     directory.mkdir(parents=True, exist_ok=True)
     save_file({k: v.to(torch.float16).contiguous() for k, v in state.items()}, str(directory / "model.safetensors"))
     (directory / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    write_manifest(directory, data, command, metrics)
+
+
+def write_manifest(directory: Path, data: dict, command: str, metrics: dict, base: str | None = EMBEDDER_NAME,
+                   **details) -> Path:
+    """Write `manifest.json` into `directory`: base model, data, command, date, code revision, metrics
+    (and any `details`, such as a recipe)."""
     manifest = {
-        "base": EMBEDDER_NAME,
+        "base": base,
+        **details,
         "data": data,
         "command": command,
         "date": datetime.now(UTC).date().isoformat(),
         "code_revision": _git_revision(),
         "metrics": metrics,
     }
-    (directory / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    path = directory / "manifest.json"
+    path.write_text(json.dumps(manifest, indent=2) + "\n")
+    return path
 
 
 def amend_release(directory: Path, config: dict, data: dict, metrics: dict) -> None:

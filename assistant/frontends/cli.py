@@ -374,6 +374,26 @@ def _check_split(split: str, allowed: tuple[str, ...]) -> str:
     return split
 
 
+@train_app.command("policy-detector")
+@_friendly_errors
+def train_policy_detector() -> None:
+    """Fit the privacy-policy detector on the screening corpus into weights/policy_detector/ (about a minute;
+    rebuild the corpus first with scripts/screening_corpus.py)."""
+    from assistant.evaluation.screening import train_release  # lazy: see the module docstring
+
+    _print_json(train_release(log=console.print))
+
+
+@eval_app.command("policy-detector")
+@_friendly_errors
+def eval_policy_detector() -> None:
+    """Grouped cross-validation of screening on its corpus: policy precision / recall (current and
+    OPP-115 apart), the whole verdict, language accuracy."""
+    from assistant.evaluation.screening import evaluate, read_corpus  # lazy: see the module docstring
+
+    _print_json(evaluate(read_corpus()))
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,57 @@
+"""Rebuild the screening corpus's documents from their public sources (data/screening/documents.tsv).
+
+    python scripts/screening_corpus.py --mirrors DIR   # from local git copies: DIR/OWNER+NAME/repo
+    python scripts/screening_corpus.py --download      # from github.com, at the pinned commits
+
+Each document is written byte for byte as its repository holds it at the pinned commit, under
+data/screening/documents/ (ignored by git: most licences do not allow redistribution here; see
+data/screening/SOURCES.md). The pages written for the corpus (data/screening/written/) need nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "screening"
+
+
+def from_mirror(mirrors: Path, repository: str, commit: str, path: str) -> bytes:
+    git_dir = mirrors / repository.replace("/", "+") / "repo"
+    return subprocess.run(["git", "-C", str(git_dir), "show", f"{commit}:{path}"],
+                          capture_output=True, check=True).stdout
+
+
+def from_github(repository: str, commit: str, path: str) -> bytes:
+    url = f"https://github.com/{repository}/raw/{commit}/{urllib.parse.quote(path)}"
+    with urllib.request.urlopen(url, timeout=60) as response:
+        return response.read()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--mirrors", type=Path, help="folder of git copies named OWNER+NAME/repo")
+    source.add_argument("--download", action="store_true", help="fetch each file from github.com")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    args = parser.parse_args()
+    with (args.corpus / "documents.tsv").open(encoding="utf-8", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle, delimiter="\t") if row["repository"]]
+    for row in rows:
+        target = args.corpus / row["file"]
+        if args.mirrors:
+            content = from_mirror(args.mirrors, row["repository"], row["commit"], row["path"])
+        else:
+            content = from_github(row["repository"], row["commit"], row["path"])
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+    print(f"{len(rows)} documents written under {args.corpus / 'documents'}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
