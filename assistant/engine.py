@@ -139,12 +139,13 @@ class Assistant:
     # -- policies ---------------------------------------------------------------------------
 
     def ingest(self, source: Path | str, name: str | None = None,
-               progress: ProgressCallback | None = None) -> IngestResult:
-        """Parse, split, embed and store a policy file, or a page fetched from a `scheme://` URL, as a new
-        version of `name` (default: the file's stem, or the URL's host without "www.")."""
+               progress: ProgressCallback | None = None, force: bool = False) -> IngestResult:
+        """Parse, screen, split, embed and store a policy file, or a page fetched from a `scheme://` URL, as a
+        new version of `name` (default: the file's stem, or the URL's host without "www."). A document that
+        is not an English privacy policy is refused with the reason unless `force`."""
         if isinstance(source, str) and looks_like_url(source):
-            return self.ingest_pipeline.run_url(source, name, progress)
-        return self.ingest_pipeline.run(Path(source), name, progress)
+            return self.ingest_pipeline.run_url(source, name, progress, force)
+        return self.ingest_pipeline.run(Path(source), name, progress, force)
 
     def store_policy(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
                      progress: ProgressCallback | None = None) -> PolicyVersion:

@@ -115,7 +115,7 @@ def ingest_test_policies(home: Path, embedder, retriever, policyie, tmp_dir: Pat
         assistant.ingest(EXAMPLES / f"{name}.html", name=name)
     markup = tmp_dir / f"{MARKUP_POLICY}.txt"
     markup.write_text(MARKUP_POLICY_TEXT, encoding="utf-8")
-    assistant.ingest(markup, name=MARKUP_POLICY)
+    assistant.ingest(markup, name=MARKUP_POLICY, force=True)  # a short fixture
     assistant.store.close()
 
 

@@ -127,7 +127,7 @@ def test_a_retention_limit_is_a_stated_period_and_a_deletion_right_beats_deletio
         "In general, we do not retain personal data for more than 25 months.\n\n"
         "Once the retention period expires we securely delete your data.\n\n"
         "## Your rights\n\nYou can request that we delete the personal data we hold about you.\n")
-    assistant.ingest(policy, name="browser")
+    assistant.ingest(policy, name="browser", force=True)  # a three-sentence fixture
     kept = assistant.ask("Do they say how long they keep my data?", policy="browser")
     assert kept.verdict == "yes" and "25 months" in kept.evidence[0].text, kept.headline
     deletion = assistant.ask("Can I delete my account or my personal data?", policy="browser")

@@ -146,7 +146,7 @@ def test_reingest_identical_is_noop_and_changes_make_new_versions(assistant, hom
     policy.write_text(
         "<h1>Acme Privacy</h1><h2>Retention</h2><p>We keep your purchase history for seven years.</p>"
     )
-    second = assistant.ingest(policy, name="acme")
+    second = assistant.ingest(policy, name="acme", force=True)  # a one-sentence fixture
     assert (first.version.version, second.version.version) == (1, 2)
     latest = assistant.ask("How long do you keep my purchase history?", policy="acme")
     assert latest.version == 2 and "seven years" in latest.answer

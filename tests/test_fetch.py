@@ -150,7 +150,7 @@ def test_a_url_is_ingested_once_and_again_only_when_its_text_changes(server: Pol
     from tests.policy_server import POLICY_HTML
 
     server.pages["/policy"] = ("text/html; charset=utf-8", POLICY_HTML.encode())
-    first = assistant.ingest(server.url("/redirect/2"))
+    first = assistant.ingest(server.url("/redirect/2"), force=True)  # a 34-word fixture: screening would refuse it
     version = first.version
     assert not first.unchanged and (version.name, version.version) == ("127.0.0.1", 1)
     assert version.source_path == server.url("/policy")  # the final URL
@@ -162,7 +162,7 @@ def test_a_url_is_ingested_once_and_again_only_when_its_text_changes(server: Pol
     server.pages["/policy"] = ("text/html", POLICY_HTML.replace("<body>", "<body><!-- nonce 81f3 -->").encode())
     assert assistant.ingest(server.url("/redirect/2")).unchanged
     server.pages["/policy"] = ("text/html", POLICY_HTML.replace("two years", "five years").encode())
-    second = assistant.ingest(server.url("/policy"), name="127.0.0.1")
+    second = assistant.ingest(server.url("/policy"), name="127.0.0.1", force=True)
     assert not second.unchanged and second.version.version == 2
     assert second.version.requested_url == second.version.source_path == server.url("/policy")
     assert "five years" in assistant.ask("How long do you keep my data?", policy="127.0.0.1").answer

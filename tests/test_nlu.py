@@ -69,7 +69,7 @@ def test_policy_without_any_sentence_of_the_asked_category_is_silent(assistant, 
         "<h1>Tiny Co privacy</h1><p>We collect your email address when you sign up.</p>"
         "<p>We share your email address with our payment processor.</p>"
     )
-    assistant.ingest(policy, name="tiny")
+    assistant.ingest(policy, name="tiny", force=True)  # a two-sentence fixture
     sentences = assistant.store.sentences(assistant.store.get_version("tiny").id)
     assert not any(s.practice_scores["Data Retention"] >= assistant.parameters.coverage_threshold for s in sentences)
     answer = assistant.ask("How long do you keep my data?", policy="tiny")
@@ -82,7 +82,7 @@ def test_a_strong_match_answers_even_where_the_tagger_missed_its_practice(assist
 
     policy = tmp_path / "acme.html"
     policy.write_text("<h1>Acme privacy</h1><p>Purchase history: kept for seven years.</p>")
-    assistant.ingest(policy, name="acme")
+    assistant.ingest(policy, name="acme", force=True)  # a one-sentence fixture
     sentences = assistant.store.sentences(assistant.store.get_version("acme").id)
     # the premise: the tagger misses this terse paraphrase (it finds "We keep ... for seven years."),
     # so the policy does not cover retention

@@ -191,3 +191,27 @@ def test_training_on_a_tiny_slice_writes_a_loadable_release(tmp_path):
     assert screen(_text(EXAMPLES / "amazon.com.html"), detector).accepted
     assert screen(TERMS, detector).kind == "terms"
     assert metrics["language"]["by_language"]["de"] == "1/1"
+
+
+def test_ingest_refuses_what_screening_refuses_unless_forced(tmp_path):
+    """As a user runs it: a terms page and a German policy are refused in one line with the reason, the store
+    is unchanged, and --force stores the terms page anyway."""
+    from tests.conftest import store_snapshot
+    from tests.test_cli import run
+
+    home = tmp_path / "home"
+    terms, german = tmp_path / "terms.txt", tmp_path / "datenschutz.txt"
+    terms.write_text(TERMS, encoding="utf-8")
+    german.write_text(GERMAN, encoding="utf-8")
+    assert run(home, "policies").returncode == 0
+    before = store_snapshot(home)
+    for path, reason in ((terms, "this looks like terms of service"), (german, "this policy is in German")):
+        result = run(home, "ingest", str(path))
+        assert result.returncode == 2, result.stdout
+        message = result.stderr.strip()
+        assert message.startswith("error: Not stored: ") and reason in message and "--force" in message
+        assert "\n" not in message
+    assert store_snapshot(home) == before
+    forced = run(home, "ingest", str(terms), "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert forced.stdout.startswith("Ingested terms version 1")

@@ -148,7 +148,7 @@ def run_answers(data: Path | None = None, policies: Path | None = None, progress
             for done, name in enumerate(files):
                 if progress:
                     progress("ingesting policies", done, len(files))
-                assistant.ingest(folder / name, name=_policy_name(name))
+                assistant.ingest(folder / name, name=_policy_name(name), force=True)  # known policies: no screening
             for done, item in enumerate(kept):
                 if progress:
                     progress("asking", done, len(kept))

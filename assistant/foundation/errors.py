@@ -9,6 +9,10 @@ class InputFileError(AssistantError):
     """The policy file cannot be ingested (missing, empty, binary, too large, no text...)."""
 
 
+class NotAPolicyError(InputFileError):
+    """Screening refused the document: not a privacy policy, not English, or too little text."""
+
+
 class UnknownPolicyError(AssistantError):
     """No stored policy (or version) has that name."""
 

@@ -99,12 +99,14 @@ def ingest(
         help="Largest file or page accepted, in bytes (default 10 MB).")] = None,
     timeout: Annotated[float | None, typer.Option(
         min=0.1, help="Seconds a URL's whole fetch may take (default 30).")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Store it even if it does not look like an English privacy policy.")] = False,
 ) -> None:
     """Store a policy (a new version if its content changed) and index its sentences."""
     name = _text_argument(name, "policy name")
     assistant = _assistant(max_size, timeout)
     with _progress_bar("fetching" if "://" in source else "parsing") as progress:
-        result = assistant.ingest(source, name=name, progress=progress)
+        result = assistant.ingest(source, name=name, progress=progress, force=force)
     version = result.version
     if result.unchanged:
         console.print(f"{version.name}: unchanged (identical to version {version.version}); nothing to do.")

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assistant.foundation.errors import InputFileError, UnknownPolicyError
+from assistant.foundation.errors import InputFileError, NotAPolicyError, UnknownPolicyError
 from assistant.foundation.sentences import build_policy
-from assistant.foundation.types import ParsedPolicy, PolicyVersion, ProgressCallback
+from assistant.foundation.types import Document, ParsedPolicy, PolicyVersion, ProgressCallback
 from assistant.ingest.fetch import FetchedPage, FetchLimits, default_name, fetch
 from assistant.ingest.parsing import load_document, parse_bytes
+from assistant.ingest.screening import screen, visible_text
 from assistant.store.database import Store
 from assistant.store.index import SentenceIndex
 
@@ -42,8 +43,10 @@ class IngestPipeline:
         self.max_bytes = max_bytes
         self.fetch_limits = fetch_limits or FetchLimits(max_bytes)
 
-    def run(self, path: Path, name: str | None = None, progress: ProgressCallback | None = None) -> IngestResult:
-        """Parse, split, embed, tag and store a policy file as a new version of `name` (default: file stem)."""
+    def run(self, path: Path, name: str | None = None, progress: ProgressCallback | None = None,
+            force: bool = False) -> IngestResult:
+        """Parse, screen, split, embed, tag and store a policy file as a new version of `name` (default: file
+        stem). `force` stores a document that screening refuses (not a policy, not English, too short)."""
         started = time.perf_counter()
         name = validate_name(name if name is not None else path.stem)
         document = load_document(path, self.max_bytes)
@@ -56,10 +59,12 @@ class IngestPipeline:
         policy = build_policy(document)
         if not policy.sentences:
             raise InputFileError(f"{path}: no sentences found in the visible text.")
+        check_screening(document, str(path), force)
         version = self.store_policy(policy, name, str(path.resolve()), sha256, progress)
         return IngestResult(version, unchanged=False, seconds=time.perf_counter() - started)
 
-    def run_url(self, url: str, name: str | None = None, progress: ProgressCallback | None = None) -> IngestResult:
+    def run_url(self, url: str, name: str | None = None, progress: ProgressCallback | None = None,
+                force: bool = False) -> IngestResult:
         """Fetch an http(s) URL and store it as a new version of `name` (default: the host without "www.").
 
         Unchanged when the latest version has the same bytes or the same cleaned text (a page's markup
@@ -78,6 +83,7 @@ class IngestPipeline:
             return IngestResult(existing, unchanged=True, seconds=time.perf_counter() - started)
         if not policy.sentences:
             raise InputFileError(f"{page.url}: no sentences found in the visible text.")
+        check_screening(document, page.url, force)
         version = self.store_policy(policy, name, page.url, sha256, progress, page)
         return IngestResult(version, unchanged=False, seconds=time.perf_counter() - started)
 
@@ -96,6 +102,16 @@ class IngestPipeline:
             return self.store.get_version(name)
         except UnknownPolicyError:
             return None
+
+
+def check_screening(document: Document, source: str, force: bool) -> None:
+    """Refuse a document that is not an English privacy policy, with the reason, unless `force`."""
+    if force:
+        return
+    screening = screen(visible_text(document))
+    if not screening.accepted:
+        raise NotAPolicyError(f"Not stored: {source}: {screening.reason}. "
+                              "Pass --force to store it anyway.")
 
 
 def validate_name(name: str) -> str:

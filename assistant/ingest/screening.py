@@ -13,9 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from assistant.foundation.types import Document
-from assistant.models.policy_detector.model import PolicyDetector
+
+if TYPE_CHECKING:  # scikit-learn takes ~1 s to import: a bad file is refused before that
+    from assistant.models.policy_detector.model import PolicyDetector
 
 MIN_WORDS = 100  # JavaScript shells and error pages have fewer; the shortest current policy has 150 (docs/results.md)
 ACCEPTED_LANGUAGES = frozenset({"en"})
@@ -101,6 +104,8 @@ def detect_language(text: str) -> tuple[str, str]:
 @cache
 def default_detector() -> PolicyDetector:
     """The shipped policy detector (weights/policy_detector), loaded once."""
+    from assistant.models.policy_detector.model import PolicyDetector  # lazy: see the import above
+
     return PolicyDetector.load()
 
 
