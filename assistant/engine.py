@@ -16,6 +16,7 @@ from assistant.answering.selection import SelectionParameters
 from assistant.foundation.settings import Settings
 from assistant.foundation.types import Answer, ParsedPolicy, PolicyVersion, ProgressCallback
 from assistant.ingest.pipeline import IngestPipeline, IngestResult
+from assistant.ingest.repair import RepairReport, StoreHealth, check_store, repair_store
 from assistant.ingest.tagging import SentenceTagging
 from assistant.models.policyie.model import PolicyIETagger
 from assistant.models.practices.model import PracticeClassifier
@@ -132,6 +133,17 @@ class Assistant:
         if "search" in self.__dict__:
             self.search.forget()
         return removed
+
+    def doctor(self) -> StoreHealth:
+        """Check the store: SQLite's integrity check and every version's index (`assistant doctor`)."""
+        return check_store(self.store)
+
+    def repair(self) -> RepairReport:
+        """Rebuild every missing or mismatched index from the stored sentences (`assistant repair`)."""
+        report = repair_store(self.store, lambda: self.retriever)
+        if report.rebuilt and "search" in self.__dict__:
+            self.search.forget()
+        return report
 
     def label(self, policy: str, version: int | None = None) -> PrivacyLabel:
         """The privacy label of a stored policy version: each facet at a glance (the verdict on its

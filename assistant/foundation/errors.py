@@ -15,3 +15,11 @@ class UnknownPolicyError(AssistantError):
 
 class InvalidQuestionError(AssistantError):
     """The question is empty or too long."""
+
+
+class StoreError(AssistantError):
+    """The store cannot be used: read-only or missing folder, full disk, corrupt or locked database."""
+
+
+class DamagedIndexError(StoreError):
+    """A policy version's index file is missing, unreadable or does not match its sentences."""
