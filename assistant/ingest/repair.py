@@ -53,8 +53,9 @@ def check_store(store: Store) -> StoreHealth:
         if problem:
             problems.append(damage_message(version, problem))
     foreign = store.foreign_files()
-    notes = [f"{len(foreign)} file(s) in {store.index_dir} were not created by the store and are left alone: "
-             f"{', '.join(foreign[:5])}{' …' if len(foreign) > 5 else ''}."] if foreign else []
+    listed = ", ".join(foreign[:5]) + (" …" if len(foreign) > 5 else "")
+    note = f"{len(foreign)} file(s) in {store.index_dir} were not created by the store and are left alone: {listed}."
+    notes = [note] if foreign else []
     return StoreHealth(len({v.name for v in versions}), len(versions), problems, notes)
 
 
@@ -70,10 +71,10 @@ def repair_store(store: Store, retriever: Callable[[], Embedder]) -> RepairRepor
     """Rebuild every damaged index that can be rebuilt; `retriever` is called only if one must be."""
     database = store.database_problem(full=True)
     if database:
-        return RepairReport(refused=[
+        return RepairReport(refused=[(
             f"The database {store.database} is damaged ({database}); repair rebuilds indexes from the database "
             "and cannot repair the database itself: restore it from a backup, or move it aside and ingest the "
-            "policies again."])
+            "policies again.")])
     report = RepairReport()
     for version in store.all_versions():
         if not (store.index_problem(version) or _unloadable(store, version)):

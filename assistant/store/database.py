@@ -282,7 +282,12 @@ class Store:
     def database_problem(self, full: bool = False) -> str | None:
         """What SQLite's `quick_check` (or the slower `integrity_check` when `full`) finds wrong
         with the database, in one line (None: sound)."""
-        rows = [row[0] for row in self.db.execute("PRAGMA integrity_check" if full else "PRAGMA quick_check")]
+        try:
+            rows = [row[0] for row in self.db.execute("PRAGMA integrity_check" if full else "PRAGMA quick_check")]
+        except sqlite3.DatabaseError as error:  # damage bad enough to stop the check itself
+            if not getattr(error, "sqlite_errorname", "").startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+                raise
+            return str(error)
         if rows == ["ok"]:
             return None
         more = f" (and {len(rows) - 1} more)" if len(rows) > 1 else ""
