@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads
     from assistant.answering.ranking import EvidenceRanking
     from assistant.answering.selection import SelectionParameters
     from assistant.ingest.pipeline import IngestPipeline, IngestResult
+    from assistant.ingest.repair import RepairReport, StoreHealth
     from assistant.ingest.tagging import SentenceTagging
     from assistant.models.policyie.model import PolicyIETagger
     from assistant.models.practices.model import PracticeClassifier
@@ -172,6 +173,21 @@ class Assistant:
         if "search" in self.__dict__:
             self.search.forget()
         return removed
+
+    def doctor(self) -> StoreHealth:
+        """Check the store: SQLite's integrity check and every version's index (`assistant doctor`)."""
+        from assistant.ingest.repair import check_store  # lazy: see the module docstring
+
+        return check_store(self.store)
+
+    def repair(self) -> RepairReport:
+        """Rebuild every missing or mismatched index from the stored sentences (`assistant repair`)."""
+        from assistant.ingest.repair import repair_store  # lazy: see the module docstring
+
+        report = repair_store(self.store, lambda: self.retriever)
+        if report.rebuilt and "search" in self.__dict__:
+            self.search.forget()
+        return report
 
     def label(self, policy: str, version: int | None = None) -> PrivacyLabel:
         """The privacy label of a stored policy version: each facet at a glance (the verdict on its

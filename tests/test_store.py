@@ -86,11 +86,18 @@ def test_failed_write_leaves_store_unchanged(tmp_path):
     assert store_snapshot(tmp_path) == before
 
 
-def test_orphan_index_files_are_removed_on_open(tmp_path):
-    Store(tmp_path).add_version("acme", "/a", "s1", make_policy(["A."]), random_index(1), "e")
+def test_only_the_stores_own_leftovers_are_removed_on_open(tmp_path):
+    """Files the store did not create stay; an interrupted write (its name claimed, no version
+    referencing it) is cleaned up (more in tests/test_store_guards.py)."""
+    store = Store(tmp_path)
+    store.add_version("acme", "/a", "s1", make_policy(["A."]), random_index(1), "e")
+    (tmp_path / "indexes" / "deadbeef.faiss").write_bytes(b"not written by the store")
+    (tmp_path / "indexes" / "cafe.faiss.tmp").write_bytes(b"not written by the store either")
     before = store_snapshot(tmp_path)
-    (tmp_path / "indexes" / "deadbeef.faiss").write_bytes(b"left by a killed ingest")
-    (tmp_path / "indexes" / "cafe.faiss.tmp").write_bytes(b"half written")
+    claimed = store._claim_index_file()
+    random_index(2).save(tmp_path / "indexes" / claimed)
+    (tmp_path / "indexes" / (claimed + ".tmp")).write_bytes(b"half written")
+    store.close()
     Store(tmp_path)
     assert store_snapshot(tmp_path) == before
 

@@ -23,3 +23,11 @@ class InvalidQuestionError(AssistantError):
 
 class FetchError(AssistantError):
     """A policy URL cannot be fetched (bad scheme, DNS, refused, HTTP error, time-out, too large, wrong type...)."""
+
+
+class StoreError(AssistantError):
+    """The store cannot be used: read-only or missing folder, full disk, corrupt or locked database."""
+
+
+class DamagedIndexError(StoreError):
+    """A policy version's index file is missing, unreadable or does not match its sentences."""

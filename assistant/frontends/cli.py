@@ -1,4 +1,4 @@
-"""The `assistant` command line: ingest, policies, remove, ask, label, eval, train.
+"""The `assistant` command line: ingest, policies, remove, ask, label, doctor, repair, eval, train.
 
 Each command imports the engine or the model it needs inside its function, on purpose: torch and
 the models take seconds to import, and `--help` or a bad argument must answer at once.
@@ -108,11 +108,15 @@ def ingest(
     with _progress_bar("fetching" if "://" in source else "parsing") as progress:
         result = assistant.ingest(source, name=name, progress=progress, force=force)
     version = result.version
-    if result.unchanged:
-        console.print(f"{version.name}: unchanged (identical to version {version.version}); nothing to do.")
+    case_note = " (names match without regard to case)" if result.requested_name not in ("", version.name) else ""
+    if result.repaired:
+        console.print(f"{version.name}{case_note}: unchanged (identical to version {version.version}); its damaged "
+                      f"index was rebuilt from the stored sentences in {result.seconds:.1f} s.")
+    elif result.unchanged:
+        console.print(f"{version.name}{case_note}: unchanged (identical to version {version.version}); nothing to do.")
     else:
         console.print(
-            f"Ingested {version.name} version {version.version}: {version.n_sections} sections, "
+            f"Ingested {version.name} version {version.version}{case_note}: {version.n_sections} sections, "
             f"{version.n_sentences} sentences in {result.seconds:.1f} s."
         )
 
@@ -137,7 +141,8 @@ def _policy_json(summary: PolicySummary) -> dict[str, Any]:
     latest = summary.latest
     return {"name": latest.name, "version": latest.version, "versions": summary.versions,
             "sections": latest.n_sections, "sentences": latest.n_sentences, "title": latest.title,
-            "source": latest.source_path, "sha256": latest.sha256, "ingested_at": latest.ingested_at}
+            "source": latest.source_path, "requested_url": latest.requested_url, "fetched_at": latest.fetched_at,
+            "sha256": latest.sha256, "ingested_at": latest.ingested_at, "damaged": list(summary.damaged)}
 
 
 @app.command()
@@ -181,6 +186,42 @@ def label(
         _print_json(result.to_dict())
     else:
         console.print(render_label(result))
+
+
+@app.command()
+@_friendly_errors
+def doctor() -> None:
+    """Check the store (database integrity, every version's index); exit 1 if anything is wrong."""
+    health = _assistant().doctor()
+    for note in health.notes:
+        console.print(f"note: {note}", soft_wrap=True, markup=False)
+    if health.healthy:
+        console.print(f"The store is healthy: {_count(health.policies, 'policy', 'policies')}, "
+                      f"{_count(health.versions, 'version', 'versions')}.")
+        return
+    for problem in health.problems:
+        console.print(f"problem: {problem}", soft_wrap=True, markup=False)
+    raise typer.Exit(code=1)
+
+
+@app.command()
+@_friendly_errors
+def repair() -> None:
+    """Rebuild missing or mismatched indexes from the stored sentences; says what it cannot repair."""
+    report = _assistant().repair()
+    for version in report.rebuilt:
+        console.print(f"Rebuilt the index of {version.name} version {version.version} "
+                      f"({version.n_sentences} sentences).", soft_wrap=True, markup=False)
+    if not report.rebuilt and not report.refused:
+        console.print("Nothing to repair: every index matches its sentences.")
+    for refusal in report.refused:
+        print_error(err_console, f"cannot repair: {refusal}")
+    if report.refused:
+        raise typer.Exit(code=2)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _choose_policy(assistant: Any, policy: str | None) -> str:

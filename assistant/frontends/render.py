@@ -120,6 +120,10 @@ def render_policies(policies: list[PolicySummary]) -> Table:
             Text(latest.name), str(latest.version), str(summary.versions), str(latest.n_sections),
             str(latest.n_sentences), latest.ingested_at, Text(latest.source_path, overflow="fold"),
         )
+    damaged = [f"{s.latest.name} {problem}" for s in policies for problem in s.damaged]
+    if damaged:  # one line each, under the table
+        table.caption = Text("\n".join(["Damaged (run `assistant repair`):", *damaged]), style="bold red")
+        table.caption_justify = "left"
     return table
 
 

@@ -25,11 +25,15 @@ MAX_NAME_CHARS = 100
 
 @dataclass(frozen=True)
 class IngestResult:
-    """What an ingest did: `unchanged` is True when identical content was already stored."""
+    """What an ingest did: `unchanged` is True when identical content was already stored;
+    `repaired` when it was, but its damaged index had to be rebuilt; `requested_name` is the name
+    asked for (the stored one, `version.name`, may differ in case: names match without regard to case)."""
 
     version: PolicyVersion
     unchanged: bool
     seconds: float
+    repaired: bool = False
+    requested_name: str = ""
 
 
 class IngestPipeline:
@@ -55,13 +59,13 @@ class IngestPipeline:
 
         existing = self._latest_or_none(name)
         if existing and existing.sha256 == sha256 and self.store.pipeline(existing) == TAGGING_PIPELINE:
-            return IngestResult(existing, unchanged=True, seconds=time.perf_counter() - started)
+            return self._unchanged(existing, name, started)
         policy = build_policy(document)
         if not policy.sentences:
             raise InputFileError(f"{path}: no sentences found in the visible text.")
         check_screening(document, str(path), force)
-        version = self.store_policy(policy, name, str(path.resolve()), sha256, progress)
-        return IngestResult(version, unchanged=False, seconds=time.perf_counter() - started)
+        version, added = self._store(policy, name, str(path.resolve()), sha256, progress)
+        return IngestResult(version, not added, time.perf_counter() - started, requested_name=name)
 
     def run_url(self, url: str, name: str | None = None, progress: ProgressCallback | None = None,
                 force: bool = False) -> IngestResult:
@@ -80,22 +84,38 @@ class IngestPipeline:
         existing = self._latest_or_none(name)
         if existing and self.store.pipeline(existing) == TAGGING_PIPELINE and (
                 existing.sha256 == sha256 or self.store.policy_text(existing.id) == policy.text):
-            return IngestResult(existing, unchanged=True, seconds=time.perf_counter() - started)
+            return self._unchanged(existing, name, started)
         if not policy.sentences:
             raise InputFileError(f"{page.url}: no sentences found in the visible text.")
         check_screening(document, page.url, force)
-        version = self.store_policy(policy, name, page.url, sha256, progress, page)
-        return IngestResult(version, unchanged=False, seconds=time.perf_counter() - started)
+        version, added = self._store(policy, name, page.url, sha256, progress, page)
+        return IngestResult(version, not added, time.perf_counter() - started, requested_name=name)
 
     def store_policy(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
                      progress: ProgressCallback | None = None, fetched: FetchedPage | None = None) -> PolicyVersion:
         """Embed, tag and store an already parsed policy as the next version of `name`."""
-        from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the file is checked (see above)
+        return self._store(policy, name, source, sha256, progress, fetched)[0]
+
+    def _store(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
+               progress: ProgressCallback | None, fetched: FetchedPage | None = None) -> tuple[PolicyVersion, bool]:
+        """Store a new version unless an identical one was stored meanwhile (checked under the
+        store's writer lock); says whether it added one."""
+        from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the input is checked (see above)
 
         tagged = self.tagging().run(policy, progress)
-        return self.store.add_version(name, source, sha256, tagged.policy, SentenceIndex.build(tagged.vectors),
-                                      TAGGING_PIPELINE, requested_url=fetched.requested_url if fetched else None,
-                                      fetched_at=fetched.fetched_at if fetched else None)
+        return self.store.add_version_if_new(
+            name, source, sha256, tagged.policy, SentenceIndex.build(tagged.vectors), TAGGING_PIPELINE,
+            requested_url=fetched.requested_url if fetched else None,
+            fetched_at=fetched.fetched_at if fetched else None)
+
+    def _unchanged(self, existing: PolicyVersion, name: str, started: float) -> IngestResult:
+        """Identical content is stored already: nothing to do, unless its index is damaged (then rebuilt)."""
+        if self.store.index_problem(existing) is None:
+            return IngestResult(existing, True, time.perf_counter() - started, requested_name=name)
+        from assistant.ingest.repair import rebuild_index  # lazy: it loads the retriever (torch)
+
+        repaired = rebuild_index(self.store, self.tagging().retriever, existing)
+        return IngestResult(repaired, False, time.perf_counter() - started, repaired=True, requested_name=name)
 
     def _latest_or_none(self, name: str) -> PolicyVersion | None:
         try:

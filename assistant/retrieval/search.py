@@ -15,7 +15,8 @@ NO_MATCH_LOGIT = -20.0  # the relevance of a sentence that cannot be evidence (e
 class SentenceSearch:
     """Stage: (policy version, question) → relevance logits of all its sentences, in document order.
 
-    Each version's sentences and index are read from the store once and kept.
+    Each version's sentences and index are read from the store once and kept; the store checks
+    that they match (a damaged index is a one-line error that names `assistant repair`).
     """
 
     def __init__(self, store: Store, retriever: Embedder) -> None:
@@ -29,8 +30,7 @@ class SentenceSearch:
         """The version's sentences in document order."""
         key = version.index_file
         if key not in self._indexes:
-            self._indexes[key] = self.store.load_index(version)
-            self._sentences[key] = self.store.sentences(version.id)
+            self._indexes[key], self._sentences[key] = self.store.read_version(version)
         return self._sentences[key]
 
     def forget(self) -> None:

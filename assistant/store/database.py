@@ -1,10 +1,15 @@
 """The policy store: one SQLite file plus one FAISS index file per policy version.
 
-Consistency rule: the database is the source of truth. An index file is written (atomically)
-before the transaction that references it commits, and files that no committed row references
-are deleted when the store opens. So an ingest or removal killed at any moment leaves the store
-as it was before it started. Writers hold an exclusive lock on `write.lock` (released by the OS
-if the process dies), so the clean-up never deletes the file of an ingest still in progress.
+Consistency rule: the database is the source of truth, and the store touches only files it can
+prove are its own. Before an index file is written, its name is committed to `index_files`; then
+the file is written (atomically), then the transaction that references it commits. A name in
+`index_files` that no version references is an interrupted write or removal: the store deletes
+that file (and its temporary) when it opens. So an ingest or removal killed at any moment leaves
+the store as it was, and nothing else in `indexes/` is ever deleted. Writers hold an exclusive
+lock on `write.lock` (released by the OS if the process dies), so the clean-up never deletes the
+file of an ingest still in progress, and refuse to write into a database that fails
+`PRAGMA quick_check`. Failures of the environment (read-only folder, full disk, corrupt or
+locked database) are raised as one-line `StoreError`s (`assistant.store.failures`).
 """
 from __future__ import annotations
 
@@ -18,9 +23,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from assistant.foundation.errors import UnknownPolicyError
+from assistant.foundation.errors import DamagedIndexError, StoreError, UnknownPolicyError
 from assistant.foundation.types import Facts, ParsedPolicy, PolicyVersion, Sentence
-from assistant.store.index import SentenceIndex
+from assistant.store.failures import DATABASE_FILE, reported
+from assistant.store.index import SentenceIndex, rows_in_header, temporary_path
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS policies (
@@ -58,6 +64,10 @@ CREATE TABLE IF NOT EXISTS sentences (
     practice_scores TEXT NOT NULL DEFAULT '{}',  -- JSON {category: probability} from the practice tagger
     PRIMARY KEY (version_id, ordinal)
 );
+CREATE TABLE IF NOT EXISTS index_files (  -- every index file the store created or is about to create
+    name TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL
+);
 """
 
 _VERSION_COLUMNS = """
@@ -70,29 +80,38 @@ _VERSION_COLUMNS = """
 
 @dataclass(frozen=True)
 class PolicySummary:
-    """One row of `assistant policies`: the latest version and how many versions exist."""
+    """One row of `assistant policies`: the latest version, how many versions exist, and what is
+    wrong with any of them (`damaged`: one sentence per damaged version, empty when all are sound)."""
 
     latest: PolicyVersion
     versions: int
+    damaged: tuple[str, ...] = ()
 
 
 class Store:
     """SQLite metadata and sentences, FAISS index files beside the database."""
 
-    def __init__(self, home: Path) -> None:
+    @reported
+    def __init__(self, home: Path, busy_timeout: float = 30.0) -> None:
         self.home = home
         self.index_dir = home / "indexes"
         self.index_dir.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(home / "assistant.sqlite3", timeout=30, isolation_level=None)
+        self.database = home / DATABASE_FILE
+        self.db = sqlite3.connect(self.database, timeout=busy_timeout, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
+        tracked = self._has_table("index_files")
         self.db.executescript(SCHEMA)
-        self._migrate()
+        self._migrate(tracked)
         self._lock_path = home / "write.lock"
-        self.remove_orphan_files()
+        self.finish_interrupted_writes()
 
-    def _migrate(self) -> None:
+    def _has_table(self, name: str) -> bool:
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() \
+            is not None
+
+    def _migrate(self, tracked: bool) -> None:
         """Bring stores written by older versions up to the current schema."""
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(sentences)")}
         if "categories" not in columns:
@@ -107,6 +126,9 @@ class Store:
         for column in ("requested_url", "fetched_at"):  # fetched policies (source_path holds the final URL)
             if column not in version_columns:
                 self.db.execute(f"ALTER TABLE versions ADD COLUMN {column} TEXT")
+        if not tracked:  # before index_files: the files committed versions reference are provably ours
+            self.db.execute("INSERT OR IGNORE INTO index_files (name, created_at) "
+                            "SELECT index_file, ingested_at FROM versions")
 
     def close(self) -> None:
         self.db.close()
@@ -131,13 +153,22 @@ class Store:
         try:
             yield self.db
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:  # SQLite may already have rolled back (e.g. on a full disk)
+                self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
 
     # -- reading -------------------------------------------------------------------------
 
+    @reported
     def list_policies(self) -> list[PolicySummary]:
+        """The latest version of every policy, with the damage found in any of its versions (the
+        index files' headers are read, not the vectors: cheap)."""
+        damaged: dict[str, list[str]] = {}
+        for version in self.all_versions():
+            problem = self.index_problem(version)
+            if problem:
+                damaged.setdefault(version.name, []).append(f"version {version.version}: {problem}")
         rows = self.db.execute(
             f"""SELECT {_VERSION_COLUMNS},
                        (SELECT COUNT(*) FROM versions w WHERE w.policy_id = p.id)
@@ -145,13 +176,26 @@ class Store:
                 WHERE v.version = (SELECT MAX(version) FROM versions w WHERE w.policy_id = p.id)
                 ORDER BY p.name COLLATE NOCASE"""
         ).fetchall()
-        return [PolicySummary(PolicyVersion(*row[:-1]), row[-1]) for row in rows]
+        return [PolicySummary(PolicyVersion(*row[:-1]), row[-1], tuple(damaged.get(row[1], ())))
+                for row in rows]
 
+    @reported
+    def all_versions(self) -> list[PolicyVersion]:
+        """Every stored version of every policy, by name then version."""
+        rows = self.db.execute(
+            f"SELECT {_VERSION_COLUMNS} FROM versions v JOIN policies p ON p.id = v.policy_id "
+            "ORDER BY p.name COLLATE NOCASE, v.version"
+        )
+        return [PolicyVersion(*row) for row in rows]
+
+    @reported
     def policy_names(self) -> list[str]:
         return [row[0] for row in self.db.execute("SELECT name FROM policies ORDER BY name COLLATE NOCASE")]
 
+    @reported
     def get_version(self, name: str, version: int | None = None) -> PolicyVersion:
-        """The given version of a policy (the latest when `version` is None)."""
+        """The given version of a policy (the latest when `version` is None). Names match without
+        regard to case."""
         query = f"SELECT {_VERSION_COLUMNS} FROM versions v JOIN policies p ON p.id = v.policy_id WHERE p.name = ?"
         if version is None:
             row = self.db.execute(query + " ORDER BY v.version DESC LIMIT 1", (name,)).fetchone()
@@ -168,6 +212,7 @@ class Store:
         known = ", ".join(names) if names else "none (ingest one with `assistant ingest PATH`)"
         return f"Unknown policy '{name}'. Stored policies: {known}."
 
+    @reported
     def sentences(self, version_id: int) -> list[Sentence]:
         rows = self.db.execute(
             "SELECT ordinal, text, start, end, section, categories, facts, practice_scores, page FROM sentences "
@@ -181,19 +226,85 @@ class Store:
             for row in rows
         ]
 
+    @reported
     def pipeline(self, version: PolicyVersion) -> str:
         """The ingest pipeline that produced a stored version (see `assistant.ingest.tagging.TAGGING_PIPELINE`)."""
         return self.db.execute("SELECT embedder FROM versions WHERE id = ?", (version.id,)).fetchone()[0]
 
+    @reported
     def policy_text(self, version_id: int) -> str:
         return self.db.execute("SELECT text FROM versions WHERE id = ?", (version_id,)).fetchone()[0]
 
+    @reported
     def sections(self, version_id: int) -> list[str]:
         rows = self.db.execute("SELECT path FROM sections WHERE version_id = ? ORDER BY ordinal", (version_id,))
         return [row[0] for row in rows]
 
+    @reported
     def load_index(self, version: PolicyVersion) -> SentenceIndex:
-        return SentenceIndex.load(self.index_dir / version.index_file)
+        """The version's index, checked against its sentences: DamagedIndexError naming the policy
+        and `assistant repair` when it is missing, unreadable or has the wrong number of rows;
+        UnknownPolicyError when the version was removed meanwhile."""
+        path = self.index_dir / version.index_file
+        if not path.is_file():
+            self._raise_if_removed(version)
+            raise DamagedIndexError(damage_message(version, "its index file is missing"))
+        try:
+            index = SentenceIndex.load(path)
+        except ValueError as error:
+            raise DamagedIndexError(damage_message(version, f"its index file is unreadable ({error})")) from None
+        if index.size != version.n_sentences:
+            raise DamagedIndexError(damage_message(version, _row_mismatch(index.size, version.n_sentences)))
+        return index
+
+    @reported
+    def read_version(self, version: PolicyVersion) -> tuple[SentenceIndex, list[Sentence]]:
+        """The version's index and sentences, consistent with each other (see `load_index`)."""
+        index = self.load_index(version)
+        sentences = self.sentences(version.id)
+        if len(sentences) != index.size:
+            self._raise_if_removed(version)
+            raise DamagedIndexError(damage_message(version, _row_mismatch(index.size, len(sentences))))
+        return index, sentences
+
+    def _raise_if_removed(self, version: PolicyVersion) -> None:
+        if self.db.execute("SELECT 1 FROM versions WHERE id = ?", (version.id,)).fetchone() is None:
+            raise UnknownPolicyError(f"Policy '{version.name}' version {version.version} was removed while "
+                                     "it was being read.")
+
+    @reported
+    def index_problem(self, version: PolicyVersion) -> str | None:
+        """What is wrong with the version's index file, read from its header (None: sound)."""
+        path = self.index_dir / version.index_file
+        if not path.is_file():
+            return "its index file is missing"
+        try:
+            rows = rows_in_header(path)
+        except ValueError as error:
+            return f"its index file is unreadable ({error})"
+        return _row_mismatch(rows, version.n_sentences) if rows != version.n_sentences else None
+
+    @reported
+    def database_problem(self, full: bool = False) -> str | None:
+        """What SQLite's `quick_check` (or the slower `integrity_check` when `full`) finds wrong
+        with the database, in one line (None: sound)."""
+        try:
+            rows = [row[0] for row in self.db.execute("PRAGMA integrity_check" if full else "PRAGMA quick_check")]
+        except sqlite3.DatabaseError as error:  # damage bad enough to stop the check itself
+            if not getattr(error, "sqlite_errorname", "").startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+                raise
+            return str(error)
+        if rows == ["ok"]:
+            return None
+        more = f" (and {len(rows) - 1} more)" if len(rows) > 1 else ""
+        return " ".join(rows[0].split()) + more
+
+    @reported
+    def foreign_files(self) -> list[str]:
+        """Names in `indexes/` the store did not create (it leaves them alone)."""
+        owned = {row[0] for row in self.db.execute("SELECT name FROM index_files")}
+        owned |= {temporary_path(Path(name)).name for name in owned}
+        return sorted(path.name for path in self.index_dir.iterdir() if path.name not in owned)
 
     # -- writing -------------------------------------------------------------------------
 
@@ -206,17 +317,39 @@ class Store:
         `embedder` names the ingest pipeline (embedder and taggers) that produced the version. A fetched
         policy's `source_path` is the final URL; `requested_url` and `fetched_at` say what was asked for, when.
         """
+        return self.add_version_if_new(name, source_path, sha256, policy, index, embedder, requested_url,
+                                       fetched_at)[0]
+
+    @reported
+    def add_version_if_new(
+        self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str,
+        requested_url: str | None = None, fetched_at: str | None = None,
+    ) -> tuple[PolicyVersion, bool]:
+        """Like `add_version`, but when the latest version of `name` already has this sha256 and
+        pipeline (e.g. an identical ingest finished meanwhile), return it and write nothing.
+        The second value says whether a version was added."""
         with self._writer_lock():
-            return self._add_version_locked(name, source_path, sha256, policy, index, embedder,
-                                            requested_url, fetched_at)
+            self._refuse_if_damaged()
+            latest = self._latest_or_none(name)
+            if latest and latest.sha256 == sha256 and self.pipeline(latest) == embedder:
+                return latest, False
+            number = self._add_version_locked(name, source_path, sha256, policy, index, embedder, requested_url,
+                                              fetched_at)
+        return self.get_version(name, number), True
+
+    def _latest_or_none(self, name: str) -> PolicyVersion | None:
+        try:
+            return self.get_version(name)
+        except UnknownPolicyError:
+            return None
 
     def _add_version_locked(
         self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str,
-        requested_url: str | None = None, fetched_at: str | None = None,
-    ) -> PolicyVersion:
-        index_file = f"{uuid.uuid4().hex}.faiss"
-        index.save(self.index_dir / index_file)
+        requested_url: str | None, fetched_at: str | None,
+    ) -> int:
+        index_file = self._claim_index_file()
         try:
+            index.save(self.index_dir / index_file)
             with self._transaction() as db:
                 policy_id = self._policy_id(db, name)
                 number = db.execute(
@@ -241,9 +374,9 @@ class Store:
                      for s in policy.sentences],
                 )
         except BaseException:
-            (self.index_dir / index_file).unlink(missing_ok=True)
+            self._release_index_file(index_file)
             raise
-        return self.get_version(name, number)
+        return number
 
     def _policy_id(self, db: sqlite3.Connection, name: str) -> int:
         row = db.execute("SELECT id FROM policies WHERE name = ?", (name,)).fetchone()
@@ -251,27 +384,95 @@ class Store:
             return row[0]
         return db.execute("INSERT INTO policies (name) VALUES (?)", (name,)).lastrowid
 
+    @reported
+    def replace_index(self, version: PolicyVersion, index: SentenceIndex) -> PolicyVersion:
+        """Give a stored version a new index file (e.g. rebuilt by `assistant repair`), all or
+        nothing; the old file, if any, is deleted afterwards."""
+        if index.size != version.n_sentences:
+            raise ValueError(f"the new index has {index.size} rows for {version.n_sentences} sentences")
+        with self._writer_lock():
+            self._refuse_if_damaged()
+            self._raise_if_removed(version)
+            index_file = self._claim_index_file()
+            try:
+                index.save(self.index_dir / index_file)
+                with self._transaction() as db:
+                    db.execute("UPDATE versions SET index_file = ? WHERE id = ?", (index_file, version.id))
+            except BaseException:
+                self._release_index_file(index_file)
+                raise
+            self._release_index_file(version.index_file)
+        return self.get_version(version.name, version.version)
+
+    @reported
     def remove(self, name: str) -> int:
         """Delete a policy and all its versions; returns how many versions were removed."""
         self.get_version(name)  # raises UnknownPolicyError
-        with self._writer_lock(), self._transaction() as db:
-            files = [r[0] for r in db.execute(
-                "SELECT index_file FROM versions v JOIN policies p ON p.id = v.policy_id WHERE p.name = ?", (name,)
-            )]
-            db.execute("DELETE FROM policies WHERE name = ?", (name,))
-        for file in files:
-            (self.index_dir / file).unlink(missing_ok=True)
+        with self._writer_lock():
+            self._refuse_if_damaged()
+            with self._transaction() as db:
+                files = [r[0] for r in db.execute(
+                    "SELECT index_file FROM versions v JOIN policies p ON p.id = v.policy_id WHERE p.name = ?",
+                    (name,),
+                )]
+                db.execute("DELETE FROM policies WHERE name = ?", (name,))
+            for file in files:  # a kill from here on leaves names in index_files: cleaned on next open
+                self._release_index_file(file)
         return len(files)
 
-    def remove_orphan_files(self) -> None:
-        """Delete index files (and temporaries) that no committed version references."""
-        with self._writer_lock(wait=False) as acquired:
-            if not acquired:
-                return  # a writer is at work; its files may not be committed yet
-            referenced = {row[0] for row in self.db.execute("SELECT index_file FROM versions")}
-            for path in self.index_dir.iterdir():
-                if path.name not in referenced:
-                    path.unlink(missing_ok=True)
+    @reported
+    def finish_interrupted_writes(self) -> None:
+        """Delete the index files (and temporaries) of writes that were interrupted: those named in
+        `index_files` that no version references. Nothing else is ever deleted. Best effort: when
+        the store cannot be written (read-only, disk full), the next open tries again."""
+        if not self._unreferenced_index_files():
+            return  # the common case: nothing to write, so reading needs no write access
+        try:
+            with self._writer_lock(wait=False) as acquired:
+                if not acquired:
+                    return  # a writer is at work; its files may not be committed yet
+                for name in self._unreferenced_index_files():
+                    self._release_index_file(name)
+        except (OSError, sqlite3.OperationalError):
+            return
+
+    def _unreferenced_index_files(self) -> list[str]:
+        return [row[0] for row in self.db.execute(
+            "SELECT name FROM index_files WHERE name NOT IN (SELECT index_file FROM versions)")]
+
+    def _claim_index_file(self) -> str:
+        """A new index file name, committed to `index_files` before the file is written."""
+        name = f"{uuid.uuid4().hex}.faiss"
+        self.db.execute("INSERT INTO index_files (name, created_at) VALUES (?, ?)", (name, _now()))
+        return name
+
+    def _release_index_file(self, name: str) -> None:
+        """Delete one of the store's index files (and its temporary), then forget its name. If the
+        name cannot be forgotten (e.g. the disk is full), a later open finishes the job."""
+        path = self.index_dir / name
+        temporary_path(path).unlink(missing_ok=True)
+        path.unlink(missing_ok=True)
+        try:
+            self.db.execute("DELETE FROM index_files WHERE name = ?", (name,))
+        except sqlite3.OperationalError:
+            pass
+
+    def _refuse_if_damaged(self) -> None:
+        """Writers call this first: nothing is written into a database that fails quick_check."""
+        problem = self.database_problem()
+        if problem:
+            raise StoreError(f"The store's database {self.database} is damaged ({problem}); nothing was written. "
+                             "Restore it from a backup, or move it aside and ingest the policies again.")
+
+
+def damage_message(version: PolicyVersion, problem: str) -> str:
+    """One line naming the damaged version and the command that repairs it."""
+    return (f"Policy '{version.name}' version {version.version}: {problem}; run `assistant repair` to rebuild "
+            "it from the stored sentences.")
+
+
+def _row_mismatch(rows: int, sentences: int) -> str:
+    return f"its index has {rows} rows for {sentences} sentences"
 
 
 def _now() -> str:

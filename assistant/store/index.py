@@ -6,6 +6,7 @@ sentences, so an exact flat index is both the fastest to build and exact to sear
 from __future__ import annotations
 
 import os
+import struct
 from pathlib import Path
 
 import faiss
@@ -26,19 +27,32 @@ class SentenceIndex:
 
     @classmethod
     def load(cls, path: Path) -> SentenceIndex:
-        return cls(faiss.read_index(str(path)))
+        """Read a saved index; ValueError if the file is not a complete flat index."""
+        rows_in_header(path)
+        try:
+            return cls(faiss.read_index(str(path)))
+        except RuntimeError as error:  # faiss reports unreadable files as RuntimeError
+            raise ValueError(str(error).splitlines()[0]) from None
 
     @property
     def size(self) -> int:
         return int(self._index.ntotal)
 
     def save(self, path: Path) -> None:
-        """Write the index to `path` atomically: a temporary file, fsync, then rename."""
-        tmp = path.with_name(path.name + ".tmp")
-        faiss.write_index(_to_cpu(self._index), str(tmp))
-        with open(tmp, "rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        """Write the index to `path` atomically: a temporary file (`temporary_path`), fsync, then
+        rename. Written by Python, so a full disk is an OSError with its errno; a failed write
+        leaves no file behind."""
+        tmp = temporary_path(path)
+        data = faiss.serialize_index(_to_cpu(self._index))
+        try:
+            with open(tmp, "wb") as handle:
+                handle.write(data.tobytes())
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Return up to k (sentence ordinal, cosine) pairs, best first."""
@@ -47,6 +61,32 @@ class SentenceIndex:
             return []
         scores, rows = self._index.search(np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32), k)
         return [(int(row) + 1, float(score)) for row, score in zip(rows[0], scores[0]) if row >= 0]
+
+
+def temporary_path(path: Path) -> Path:
+    """Where `save` writes before renaming to `path`."""
+    return path.with_name(path.name + ".tmp")
+
+
+# A saved IndexFlat: fourcc, dimension, row count, two unused counts, is_trained, metric, then the
+# number of float32 values that follow (rows x dimension).
+_FLAT_HEADER = struct.Struct("<4siqqq?iQ")
+_FLAT_FOURCCS = (b"IxFI", b"IxF2")  # inner product, L2
+
+
+def rows_in_header(path: Path) -> int:
+    """The row count of a saved flat index, read from its header without loading the vectors;
+    ValueError if the file is not a complete flat index (wrong kind, truncated or padded)."""
+    with open(path, "rb") as handle:
+        header = handle.read(_FLAT_HEADER.size)
+    if len(header) < _FLAT_HEADER.size:
+        raise ValueError("the file is truncated")
+    fourcc, dimension, rows, _, _, _, _, n_values = _FLAT_HEADER.unpack(header)
+    if fourcc not in _FLAT_FOURCCS or dimension <= 0 or rows < 0:
+        raise ValueError("the file is not a flat FAISS index")
+    if n_values != rows * dimension or path.stat().st_size != _FLAT_HEADER.size + 4 * n_values:
+        raise ValueError("the file is truncated or has extra bytes")
+    return rows
 
 
 def _gpu_count() -> int:
