@@ -4,9 +4,12 @@
 
 Without --rest-url it starts its own stack (scripts/serve.sh: action server, Rasa server, page) on
 free 127.0.0.1 ports over the demo store (ASSISTANT_HOME, default .demo-home, `make demo-store`),
-and stops it afterwards. Each conversation chooses a policy, then asks its questions one after the
-other; all conversations run at once. Prints the error count, latency percentiles of the questions,
-throughput, and the peak resident memory (VmHWM) of the action server and the Rasa server.
+and stops it afterwards. Every request carries the REST channel's bearer token: the one its own
+stack wrote to its run directory, or with --rest-url: --rest-token, CHAT_REST_TOKEN or the token
+`make serve` wrote to .chat-run/rest-token. Each conversation chooses a policy, then asks its
+questions one after the other; all conversations run at once. Prints the error count, latency
+percentiles of the questions, throughput, and the peak resident memory (VmHWM) of the action
+server and the Rasa server.
 Traffic goes to loopback only; every request has a timeout and the run has a deadline.
 """
 from __future__ import annotations
@@ -48,9 +51,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def say(url: str, sender: str, text: str) -> tuple[float, bool]:
+def say(url: str, token: str, sender: str, text: str) -> tuple[float, bool]:
     body = json.dumps({"sender": sender, "message": text}).encode()
-    request = urllib.request.Request(url, body, {"Content-Type": "application/json"})
+    request = urllib.request.Request(url, body, {"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
     started = time.perf_counter()
     try:
         with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
@@ -98,7 +101,14 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def run(url: str, conversations: int, questions: int) -> dict:
+def read_token(run_dir: Path) -> str:
+    token_file = run_dir / "rest-token"
+    if not token_file.exists():
+        sys.exit(f"No REST token at {token_file}: give --rest-token or set CHAT_REST_TOKEN.")
+    return token_file.read_text().strip()
+
+
+def run(url: str, token: str, conversations: int, questions: int) -> dict:
     latencies: list[float] = []
     choose_latencies: list[float] = []
     errors = 0
@@ -114,7 +124,7 @@ def run(url: str, conversations: int, questions: int) -> dict:
                 with lock:
                     errors += 1
                 return
-            seconds, ok = say(url, sender, text)
+            seconds, ok = say(url, token, sender, text)
             with lock:
                 (choose_latencies if turn == 0 else latencies).append(seconds)
                 errors += not ok
@@ -145,12 +155,15 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=20)
     parser.add_argument("--questions", type=int, default=10)
     parser.add_argument("--rest-url", help="A running Rasa server's REST webhook (default: start a stack).")
+    parser.add_argument("--rest-token", default=os.environ.get("CHAT_REST_TOKEN"),
+                        help="That server's REST token (default CHAT_REST_TOKEN, else .chat-run/rest-token).")
     parser.add_argument("--json", action="store_true", help="Print the numbers as JSON.")
     args = parser.parse_args()
 
     env = run_dir = None
     if args.rest_url:
         url = args.rest_url
+        token = args.rest_token or read_token(ROOT / ".chat-run")
     else:
         run_dir = Path(tempfile.mkdtemp(prefix="chat-load-"))
         rasa_port = free_port()
@@ -161,12 +174,13 @@ def main() -> None:
         subprocess.run([str(ROOT / "scripts" / "serve.sh"), "start"], env=env, cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL, timeout=600)
         url = f"http://127.0.0.1:{rasa_port}/webhooks/rest/webhook"
+        token = read_token(run_dir)
     try:
-        say(url, "load-warm-up", POLICIES[0])  # first call loads the policy index
-        say(url, "load-warm-up", QUESTIONS[0])
+        say(url, token, "load-warm-up", POLICIES[0])  # first call loads the policy index
+        say(url, token, "load-warm-up", QUESTIONS[0])
         pids = {s: int((run_dir / f"{s}.pid").read_text()) for s in ("actions", "rasa")} if run_dir else {}
         cpu_before = {s: cpu_seconds(pid) for s, pid in pids.items()}
-        result = run(url, args.conversations, args.questions)
+        result = run(url, token, args.conversations, args.questions)
         for service, pid in pids.items():
             result[f"peak_rss_{service}_mib"] = peak_rss_mib(pid)
             result[f"cpu_ms_per_request_{service}"] = 1000 * (cpu_seconds(pid) - cpu_before[service]) / result["requests"]

@@ -10,6 +10,10 @@
 # WEB_PORT (8000), ASSISTANT_HOME (the store the actions answer from), RASA_MODEL
 # (models/privacy-assistant.tar.gz), CHAT_RUN_DIR (.chat-run: pid and log files),
 # CHAT_START_TIMEOUT (seconds, 240), VENV (.venv), RASA_VENV (.venv-rasa).
+# Security (docs/chat.md): CHAT_REST_TOKEN (the REST channel's bearer token; generated per run when
+# unset, written to CHAT_RUN_DIR/rest-token), CHAT_SESSION_SECRET (signs the socketio session ids;
+# generated per run when unset), CHAT_ALLOWED_ORIGINS (the page origins allowed to use the Rasa
+# server from a browser; default the chat page's: http://CHAT_HOST:WEB_PORT and its loopback names).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +28,7 @@ MODEL=${RASA_MODEL:-models/privacy-assistant.tar.gz}
 TIMEOUT=${CHAT_START_TIMEOUT:-240}
 export RASA_TELEMETRY_ENABLED=false TF_CPP_MIN_LOG_LEVEL=2 PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 alive() { [ -f "$RUN_DIR/$1.pid" ] && kill -0 "$(cat "$RUN_DIR/$1.pid")" 2>/dev/null; }
 
@@ -68,6 +72,15 @@ stop_one() {
     rm -f "$RUN_DIR/$name.pid"
 }
 
+random_secret() { python3 -c "import secrets; print(secrets.token_urlsafe(32))"; }
+
+secure_settings() {  # the variables credentials.yml reads; the token where tests and scripts find it
+    export CHAT_ALLOWED_ORIGINS=${CHAT_ALLOWED_ORIGINS:-"http://$HOST:$WEB_PORT http://localhost:$WEB_PORT http://127.0.0.1:$WEB_PORT"}
+    export CHAT_SESSION_SECRET=${CHAT_SESSION_SECRET:-$(random_secret)}
+    export CHAT_REST_TOKEN=${CHAT_REST_TOKEN:-$(random_secret)}
+    (umask 077 && printf '%s\n' "$CHAT_REST_TOKEN" >"$RUN_DIR/rest-token")
+}
+
 check_model() {
     [ -f "$MODEL" ] || { echo "No Rasa model at $MODEL: run make rasa-train first." >&2; exit 1; }
 }
@@ -81,10 +94,11 @@ mkdir -p "$RUN_DIR"
 case "$cmd" in
 start)
     check_model
+    secure_settings
     start_actions
+    # shellcheck disable=SC2086 (one argument per origin)
     launch rasa "$RASA_VENV/bin/rasa" run --model "$MODEL" --endpoints endpoints.yml \
-        --credentials credentials.yml -i "$HOST" -p "$RASA_PORT" \
-        --cors "http://$HOST:$WEB_PORT" "http://localhost:$WEB_PORT" "http://127.0.0.1:$WEB_PORT"
+        --credentials credentials.yml -i "$HOST" -p "$RASA_PORT" --cors $CHAT_ALLOWED_ORIGINS
     launch web "$VENV/bin/python" web/server.py --host "$HOST" --port "$WEB_PORT" \
         --rasa-url "http://$HOST:$RASA_PORT"
     trap 'echo "Start failed; stopping." >&2; for s in web rasa actions; do stop_one $s; done' ERR
@@ -93,12 +107,13 @@ start)
     wait_for rasa "http://$HOST:$RASA_PORT/"
     trap - ERR
     echo "Chat page:        http://$HOST:$WEB_PORT/"
-    echo "REST channel:     http://$HOST:$RASA_PORT/webhooks/rest/webhook"
+    echo "REST channel:     http://$HOST:$RASA_PORT/webhooks/rest/webhook (Authorization: Bearer \$(cat $RUN_DIR/rest-token))"
     echo "Action server:    http://$HOST:$ACTIONS_PORT/health"
     echo "Store:            ${ASSISTANT_HOME:-(default)}   logs: $RUN_DIR/"
     ;;
 stop)
     for service in web rasa actions; do stop_one "$service"; done
+    rm -f "$RUN_DIR/rest-token"
     ;;
 status)
     for service in actions rasa web; do
@@ -107,6 +122,7 @@ status)
     ;;
 shell)
     check_model
+    secure_settings
     start_actions
     trap 'stop_one actions >/dev/null' EXIT
     echo "Loading the assistant (action server log: $RUN_DIR/actions.log)..."

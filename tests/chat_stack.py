@@ -3,14 +3,18 @@
 `scripts/serve.sh start` runs the action server (engine env), the Rasa server (Rasa env, the model
 trained by `make rasa-train`) and the chat page as subprocesses on free loopback ports, over a
 fresh store holding two example policies and a policy whose sentences contain HTML and Markdown.
-test_actions.py, test_chat_e2e.py and test_webchat.py share it; it stops when the session ends.
+test_actions.py, test_chat_e2e.py, test_chat_security.py and test_webchat.py share it; it stops
+when the session ends. REST calls carry the run's bearer token (CHAT_RUN_DIR/rest-token);
+SocketClient talks to the socketio channel like the web widget.
 """
 from __future__ import annotations
 
+import html
 import json
 import os
 import socket
 import subprocess
+import tempfile
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +24,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SERVE = ROOT / "scripts" / "serve.sh"
 RASA = ROOT / ".venv-rasa" / "bin" / "rasa"
+RASA_PYTHON = ROOT / ".venv-rasa" / "bin" / "python"
+SOCKETIO_CLIENT = ROOT / "tests" / "socketio_client.py"
 MODEL = ROOT / "models" / "privacy-assistant.tar.gz"
 WEBCHAT = ROOT / "web" / "node_modules" / "rasa-webchat" / "lib" / "index.js"
 EXAMPLES = ROOT / "examples" / "policies"
@@ -66,6 +72,19 @@ class ChatStack:
     def page_url(self) -> str:
         return f"http://127.0.0.1:{self.web_port}/"
 
+    @property
+    def page_origin(self) -> str:
+        return f"http://127.0.0.1:{self.web_port}"
+
+    @property
+    def rasa_url(self) -> str:
+        return f"http://127.0.0.1:{self.rasa_port}"
+
+    @property
+    def rest_token(self) -> str:
+        """The REST channel's bearer token, which scripts/serve.sh wrote to the run directory."""
+        return (self.run_dir / "rest-token").read_text().strip()
+
     def env(self) -> dict[str, str]:
         return dict(
             os.environ, CHAT_HOST="127.0.0.1", ACTIONS_PORT=str(self.actions_port), RASA_PORT=str(self.rasa_port),
@@ -73,17 +92,71 @@ class ChatStack:
         )
 
     def say(self, sender: str, text: str, timeout: float = 120) -> list[dict]:
-        """One user message through the REST channel; the bot's messages."""
-        return post_json(self.rest_url, {"sender": sender, "message": text}, timeout)
+        """One user message through the REST channel (with the token); the bot's messages."""
+        return post_json(self.rest_url, {"sender": sender, "message": text}, timeout,
+                         headers={"Authorization": f"Bearer {self.rest_token}"})
 
     def log(self, service: str) -> str:
         return (self.run_dir / f"{service}.log").read_text(errors="replace")
 
 
-def post_json(url: str, payload: dict, timeout: float = 120) -> object:
-    request = urllib.request.Request(url, json.dumps(payload).encode(), {"Content-Type": "application/json"})
+def post_json(url: str, payload: dict, timeout: float = 120, headers: dict[str, str] | None = None) -> object:
+    request = urllib.request.Request(url, json.dumps(payload).encode(),
+                                     {"Content-Type": "application/json", **(headers or {})})
     with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.load(response)
+
+
+class SocketClient:
+    """One socket.io client of the chat (tests/socketio_client.py in .venv-rasa), driven command by command.
+
+    Bot texts come back roughly as the widget shows them: Markdown's emphasis markers dropped and
+    character references unescaped (the web style writes policy and user text's punctuation as
+    references, so every remaining `*` is markup)."""
+
+    def __init__(self, stack: ChatStack) -> None:
+        self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed by close())
+        self.process = subprocess.Popen(
+            [str(RASA_PYTHON), str(SOCKETIO_CLIENT), stack.rasa_url], cwd=ROOT, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+        )
+        self.session_id: str | None = None
+
+    def request_session(self, session_id: str | None = None) -> str:
+        """session_request (asking for `session_id`); the id the server confirmed."""
+        self.session_id = self._call(op="session", id=session_id)["session_id"]
+        return self.session_id
+
+    def say(self, text: str, claim: str | None = None) -> str:
+        """A user message, claiming session `claim` if given; the bot's reply, paragraphs joined."""
+        return "\n".join(shown(m) for m in self._call(op="say", text=text, claim=claim)["messages"])
+
+    def received(self) -> list[str]:
+        """What the server sent this client unasked (waits a moment for stragglers)."""
+        return [shown(m) for m in self._call(op="drain")["messages"]]
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.stdin.write(json.dumps({"op": "close"}) + "\n")
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log.close()
+
+    def _call(self, **command: object) -> dict:
+        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            self.log.seek(0)
+            raise RuntimeError(f"the socket.io client ended:\n{self.log.read()[-3000:]}")
+        return json.loads(line)
+
+
+def shown(markdown: str) -> str:
+    return html.unescape(markdown.replace("*", ""))
 
 
 def free_port() -> int:

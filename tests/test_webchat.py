@@ -4,6 +4,7 @@ Screenshots go to test-artifacts/."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -100,6 +101,30 @@ def test_choose_a_policy_ask_and_see_a_quoted_answer(page, stack):
     page.screenshot(path=str(ARTIFACTS / "webchat-answer.png"), full_page=True)
     assert page.outside_requests == []  # type: ignore[attr-defined]
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def confirmed_session(page, action) -> str:
+    """The session id the server confirms to the widget (which logs it) while `action` runs."""
+    with page.expect_console_message(lambda m: m.text.startswith("session_confirm:"), timeout=TIMEOUT_MS) as message:
+        action()
+    return message.value.text.rsplit("session_id:", 1)[1].strip()
+
+
+def test_a_reload_keeps_the_conversation_under_the_server_issued_id(browser, stack):
+    """The widget asks for no id on a fresh tab, gets a signed one, and gets it back after a reload."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        session_id = confirmed_session(page, lambda: page.goto(stack.page_url))
+        assert re.fullmatch(r"[0-9a-f]{32}\.[0-9a-f]{32}", session_id)
+        wait_for_greeting(page)
+        send(page, "amazon", "now answering from amazon.com")
+        send(page, "Can I delete my account?", "§")
+        assert confirmed_session(page, page.reload) == session_id
+        why = send(page, "why?", "passage")
+        assert "Can I delete my account?" in why and "“" in why
+    finally:
+        context.close()
 
 
 def test_script_in_a_policy_sentence_shows_as_text(page, stack):
