@@ -262,7 +262,7 @@ def test_corrupt_databases_are_refused_in_one_line(tmp_path):
     assert_one_line_error(run(home, "repair"), "cannot repair", "is damaged")
     policy = tmp_path / "other.txt"
     policy.write_text("We collect your email address. We never sell your data.\n")
-    ingest = run(home, "ingest", str(policy), "--name", "other")
+    ingest = run(home, "ingest", str(policy), "--name", "other", "--force")  # a two-sentence fixture
     assert_one_line_error(ingest, "is damaged", "nothing was written")
     assert (home / "assistant.sqlite3").read_bytes() == corrupted
     assert sorted(p.name for p in (home / "indexes").iterdir()) == files
@@ -323,7 +323,7 @@ def test_disk_full_during_ingest_leaves_nothing_behind(tmp_path):
     before = store_snapshot(home)
     policy = tmp_path / "long.txt"
     policy.write_text("\n".join(f"We keep record number {i} of your visits for {i + 2} days." for i in range(150)))
-    result = run_with(home, ["ingest", str(policy), "--name", "long"], disk_full(100_000))
+    result = run_with(home, ["ingest", str(policy), "--name", "long", "--force"], disk_full(100_000))
     assert_one_line_error(result, "disk is full")
     assert store_snapshot(home) == before
 
@@ -384,7 +384,7 @@ def test_two_identical_ingests_at_the_same_moment_make_one_version(tmp_path):
     home = tmp_path / "home"
     policy = tmp_path / "acme.txt"
     policy.write_text("We collect your email address. We never sell your data. We keep logs for 30 days.\n")
-    processes = [subprocess.Popen([ASSISTANT, "ingest", str(policy), "--name", "acme"], env=cli_env(home),
+    processes = [subprocess.Popen([ASSISTANT, "ingest", str(policy), "--name", "acme", "--force"], env=cli_env(home),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     outputs = sorted(p.communicate(timeout=300)[0] for p in processes)
     assert [p.returncode for p in processes] == [0, 0]
@@ -394,6 +394,6 @@ def test_two_identical_ingests_at_the_same_moment_make_one_version(tmp_path):
     assert len(list((home / "indexes").iterdir())) == 1
     store.close()
     policy.write_text("We collect your email address. We sell your data. We keep logs for 30 days.\n")
-    changed = run(home, "ingest", str(policy), "--name", "ACME")
+    changed = run(home, "ingest", str(policy), "--name", "ACME", "--force")
     assert changed.returncode == 0, changed.stderr
     assert changed.stdout.startswith("Ingested acme version 2 (names match without regard to case):")
