@@ -11,8 +11,8 @@ PYTHONPATH to measure that one). The rulers are this script's own, independent o
 - visible words: every text node outside script/style/template/head/noscript/iframe of the page as
   lexbor parses it (after noscript blocks are cut out, as a browser running scripts does);
 - policy words: the reference text, Open Terms Archive's extraction of the same snapshot with hand-written
-  selectors (Markdown rendered, tables of contents left out); "policy kept" = the share of its word
-  occurrences (multiset) found in the stored text;
+  selectors (Markdown rendered; tables of contents and word-for-word repeats of a paragraph left out);
+  "policy kept" = the share of its word occurrences (multiset) found in the stored text;
 - a junk sentence: a stored sentence without a letter (a bare footnote number), one of fewer than 3 words
   that the reference does not hold as a phrase, one of whose word pairs (bigrams) fewer than half occur in
   the reference (table rows are also read as "header cell header cell ..."), or a repeat of an earlier
@@ -61,7 +61,14 @@ def visible_words(html: str) -> list[str]:
 
 def reference(markdown: str) -> tuple[Counter, set[tuple[str, str]], str]:
     """The reference's word multiset, its bigrams (table rows also with their headers) and its words joined."""
-    html = MarkdownIt("commonmark").enable("table").render(markdown)
+    lines, seen = [], set()
+    for line in markdown.splitlines():  # a paragraph repeated word for word adds no policy text
+        key = " ".join(words(line))
+        if len(key.split()) >= 6 and key in seen:
+            continue
+        seen.add(key)
+        lines.append(line)
+    html = MarkdownIt("commonmark").enable("table").render("\n".join(lines))
     tree = LexborHTMLParser(html)
     for item in tree.css("li"):  # a table of contents: list items that are only an in-page link
         links = item.css("a")
@@ -111,7 +118,9 @@ def extract_assistant(raw: bytes, path: Path) -> tuple[str, list[str], dict]:
     extra = {}
     extraction = getattr(document, "extraction", None)
     if extraction is not None:
-        extra = {"warning": extraction.warning, "dropped": [b.text[:80] for b in extraction.dropped_blocks[:3]]}
+        from assistant.ingest.html_content import loss_warning
+
+        extra = {"warning": loss_warning(extraction), "dropped": [b.text[:80] for b in extraction.dropped_blocks[:3]]}
     return policy.text, [s.text for s in policy.sentences], extra
 
 

@@ -60,6 +60,7 @@ _BOILERPLATE_NAME = re.compile(
     r"back-?to-?top|to-?top|breadcrumb|lang(?:uage)?-?(?:select|switch|picker|menu|chooser|dropdown)|locale-?select|"
     r"country-?select|\blog-?in\b|sign-?in|\bsignup\b|newsletter|social-?(?:share|links|icons)|share-?(?:bar|links)",
     re.IGNORECASE)
+_NAVIGATION_NAME = re.compile(r"nav|menu|header|footer|dropdown|sidebar|toolbar", re.IGNORECASE)  # with many links
 _BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "dialog", "alertdialog", "menu",
                                 "menubar"})
 _PAGE_CONTROL = re.compile(
@@ -91,7 +92,7 @@ def parse_page(html: str) -> Document:
         return Document(title, [], Extraction(0, visible))
     _drop_boilerplate(root, dropped)
     _drop_tables_of_contents(root, tree, dropped)
-    builder = _PageBlocks()
+    builder = _PageBlocks(_panel_titles(root))
     for event, node in _walk(root, atoms=_HEADING_TAGS | {"table", "button", "summary"}):
         builder.handle(event, node)
     builder.flush()
@@ -229,6 +230,8 @@ def _boilerplate_reason(node: LexborNode, total: int) -> str | None:
         return "form"
     if tag == "aside" and _link_density(node) >= 0.5:
         return "sidebar"
+    if _NAVIGATION_NAME.search(names) and not has_title and _link_density(node) >= 0.5:
+        return "navigation"
     if _BOILERPLATE_NAME.search(names) and node.css_first("h1, h2, h3, h4") is None:
         return "cookie banner" if "cookie" in names.lower() or "consent" in names.lower() else "page control"
     return None
@@ -280,9 +283,10 @@ def _is_hidden(node: LexborNode) -> bool:
     )
 
 
-def _is_short_hidden(node: LexborNode) -> bool:
-    """Hidden and too short to be a collapsed panel: an icon label, a tooltip, "Close"."""
-    return _is_hidden(node) and words_in(node.text(deep=True, separator=" ")) < _SHORT_HIDDEN_WORDS
+def _is_hidden_control(node: LexborNode) -> bool:
+    """Hidden and not a collapsed panel: too short (an icon label, a tooltip, "Close") or mostly links (a menu)."""
+    return _is_hidden(node) and (words_in(node.text(deep=True, separator=" ")) < _SHORT_HIDDEN_WORDS
+                                 or _link_density(node) >= 0.5)
 
 
 def _is_footnote_mark(node: LexborNode) -> bool:
@@ -310,7 +314,7 @@ def _walk(root: LexborNode, atoms: frozenset[str] = frozenset()) -> Iterator[tup
             yield "text", node
         elif tag in atoms and (tag != "button" or _is_toggle(node)):
             yield "atom", node
-        elif (tag.startswith(("-", "#", "_", "!")) or tag in _DROP_TAGS or _is_short_hidden(node)
+        elif (tag.startswith(("-", "#", "_", "!")) or tag in _DROP_TAGS or _is_hidden_control(node)
               or _is_footnote_mark(node)):
             continue
         else:
@@ -319,12 +323,26 @@ def _walk(root: LexborNode, atoms: frozenset[str] = frozenset()) -> Iterator[tup
             stack.extend((child, False) for child in reversed(list(node.iter(include_text=True))))
 
 
+def _panel_titles(root: LexborNode) -> dict[str, str]:
+    """Each collapsible panel's id and the text of the button (or tab) that opens it (aria-controls)."""
+    ids = {node.attributes.get("id") for node in root.css("[id]")}
+    titles: dict[str, str] = {}
+    for toggle in root.css("[aria-controls]"):
+        target = toggle.attributes.get("aria-controls") or ""
+        text = _inline_text(toggle)
+        if target in ids and text and target not in titles:
+            titles[target] = text
+    return titles
+
+
 def _inline_text(node: LexborNode) -> str:
     """Visible text of an element on one line: block elements and '|||' become spaces."""
     parts: list[str] = []
-    for event, child in _walk(node):
+    for event, child in _walk(node, atoms=frozenset({"button"})):
         if event == "text":
             parts.append(child.text(deep=False))
+        elif event == "atom":
+            parts.append(f" {_inline_text(child)} ")
         elif child.tag in _BLOCK_TAGS:
             parts.append(" " if child.tag != "li" or event == "leave" else "; ")
     return _collapse(_SEGMENT_SEPARATOR.sub(" ", "".join(parts))).strip("; ")
@@ -333,8 +351,9 @@ def _inline_text(node: LexborNode) -> str:
 class _PageBlocks:
     """Accumulates inline text into blocks, breaking at block elements, <br> and '|||'."""
 
-    def __init__(self) -> None:
+    def __init__(self, panel_titles: dict[str, str] | None = None) -> None:
         self.blocks: list[Block] = []
+        self._panel_titles = panel_titles or {}  # a panel's id -> the text of the button that opens it
         self.first_h1: str | None = None
         self._outline = _Outline()
         self._parts: list[tuple[str, bool, bool]] = []  # (text, inside bold, inside a link)
@@ -356,7 +375,8 @@ class _PageBlocks:
         else:
             step = 1 if event == "enter" else -1
             if tag == "br":
-                self._line_break()
+                if event == "enter":
+                    self._line_break()
             elif tag in _BLOCK_TAGS:
                 self.flush()
                 self._after_single_br, self._retractable = False, None
@@ -364,6 +384,9 @@ class _PageBlocks:
             self._item_depth += step * (tag in _ITEM_TAGS)
             self._link_depth += step * (tag == "a")
             self._address_depth += step * (tag == "address")
+            title = self._panel_titles.get(node.attributes.get("id") or "") if event == "enter" else None
+            if title:
+                self._pseudo_heading(title)
 
     def _atom(self, tag: str, node: LexborNode) -> None:
         if tag == "table":
@@ -377,13 +400,19 @@ class _PageBlocks:
             if text:
                 self._outline.open(_HEADING_LEVELS[tag], text)
                 self.blocks.append(Block(text, self._outline.path, is_heading=True))
-        else:  # an accordion's toggle or a <summary>: the heading of the panel it opens
-            self.flush()
-            if text and len(text) <= _PSEUDO_HEADING_MAX and any(ch.isalpha() for ch in text):
-                self._outline.open_pseudo(text)
-                self.blocks.append(Block(text, self._outline.path, is_heading=True))
-            elif text:
-                self.blocks.append(Block(text, self._outline.path))
+        elif (node.attributes.get("aria-controls") or "") not in self._panel_titles:
+            self._pseudo_heading(text)  # a <summary>, or a toggle whose panel is not known: heading in place
+
+    def _pseudo_heading(self, text: str) -> None:
+        """An accordion's or tab's button, or a <summary>: the heading of the panel it opens."""
+        self.flush()
+        if self.blocks and self.blocks[-1].is_heading and self.blocks[-1].text == text:
+            return  # the button was inside the heading above
+        if text and len(text) <= _PSEUDO_HEADING_MAX and any(ch.isalpha() for ch in text):
+            self._outline.open_pseudo(text)
+            self.blocks.append(Block(text, self._outline.path, is_heading=True))
+        elif text:
+            self.blocks.append(Block(text, self._outline.path))
 
     def _table(self, node: LexborNode) -> None:
         self.flush()
@@ -445,9 +474,9 @@ class _PageBlocks:
 def _table_rows(table: LexborNode) -> list[str] | None:
     """Each body row of a data table as "Header: cell — Header: cell"; None for a table without a header row,
     one inside another or one whose cells hold headings (a layout table)."""
-    if table.css_first("table, h1, h2, h3, h4, h5, h6") is not None:
-        return None
-    rows = [row for row in table.css("tr") if _nearest_table(row) is table.mem_id]
+    if any(inner.mem_id != table.mem_id for inner in table.css("table, h1, h2, h3, h4, h5, h6")):
+        return None  # css() matches the table itself too
+    rows = [row for row in table.css("tr") if _nearest_table(row) == table.mem_id]
     if len(rows) < 2:
         return None
     head_row = rows[0]
@@ -483,7 +512,7 @@ def _in_thead(cell: LexborNode) -> bool:
 def _drop_repeats(blocks: list[Block], dropped: list[DroppedBlock]) -> tuple[list[Block], int]:
     """Leave out page controls ("Back to top"), bare footnote numbers and exact repeats of an earlier paragraph."""
     kept: list[Block] = []
-    seen: Counter[str] = Counter()
+    seen: Counter[tuple[str, tuple[str, ...]]] = Counter()  # a paragraph repeated under another heading stays
     left_out: Counter[tuple[str, str]] = Counter()
     for block in blocks:
         text = block.text
@@ -491,8 +520,8 @@ def _drop_repeats(blocks: list[Block], dropped: list[DroppedBlock]) -> tuple[lis
             left_out[text, "page control or footnote number"] += 1
             continue
         if not block.is_heading and words_in(text) >= _DUPLICATE_MIN_WORDS:
-            seen[text] += 1
-            if seen[text] > 1:
+            seen[text, block.section_path] += 1
+            if seen[text, block.section_path] > 1:
                 left_out[text, "duplicate"] += 1
                 continue
         kept.append(block)
