@@ -32,7 +32,9 @@ from markdown_it import MarkdownIt
 from selectolax.lexbor import LexborHTMLParser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from webpage_corpus import CORPUS, read_index  # noqa: E402
+import itertools
+
+from webpage_corpus import CORPUS, read_index
 
 _WORD = re.compile(r"\w+")
 _NOSCRIPT = re.compile(r"<noscript\b.*?</noscript\s*>", re.IGNORECASE | re.DOTALL)
@@ -77,14 +79,14 @@ def reference(markdown: str) -> tuple[Counter, set[tuple[str, str]], str]:
             item.decompose()
     text = tree.body.text(separator=" ") if tree.body else ""
     sequence = words(text)
-    pairs = set(zip(sequence, sequence[1:], strict=False))
+    pairs = set(itertools.pairwise(sequence))
     for table in tree.css("table"):
         headers = [words(cell.text()) for cell in table.css("thead th")]
         for row in table.css("tbody tr"):
             row_words: list[str] = []
             for header, cell in zip(headers, row.css("td"), strict=False):
                 row_words += header + words(cell.text())
-            pairs |= set(zip(row_words, row_words[1:], strict=False))
+            pairs |= set(itertools.pairwise(row_words))
     return Counter(sequence), pairs, " ".join(sequence)
 
 
@@ -94,7 +96,7 @@ def junk_flags(sentences: list[str], pairs: set[tuple[str, str]], joined: str) -
         tokens = words(sentence)
         key = " ".join(tokens)
         seen[key] += 1
-        bigrams = list(zip(tokens, tokens[1:], strict=False))
+        bigrams = list(itertools.pairwise(tokens))
         found = sum(pair in pairs for pair in bigrams)
         if not any(ch.isalpha() for ch in sentence):
             flags.append(True)  # a bare number or symbol

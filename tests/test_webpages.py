@@ -49,8 +49,8 @@ def test_collapsed_accordion_panels_are_kept_under_their_button_as_heading() -> 
 def test_hidden_tab_panels_are_kept_under_their_tab() -> None:
     doc = load("tabs.html")
     agents = [block.text for block in doc.blocks if block.section_path[-1] == "Travel agents" and not block.is_heading]
-    assert agents == ["When a travel agent books for you we receive your booking reference and contact details "
-                      "from that agent.", "We keep travel agent booking records for three years after the date of travel."]
+    assert agents == [("When a travel agent books for you we receive your booking reference and contact details "
+                      "from that agent."), "We keep travel agent booking records for three years after the date of travel."]
     customers = [block.text for block in doc.blocks if block.section_path[-1] == "Customers" and not block.is_heading]
     assert len(customers) == 1 and customers[0].startswith("When you book a flight")
 
