@@ -21,6 +21,7 @@ PYTHONPATH to measure that one). The rulers are this script's own, independent o
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import re
 import sys
@@ -32,7 +33,6 @@ from markdown_it import MarkdownIt
 from selectolax.lexbor import LexborHTMLParser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import itertools
 
 from webpage_corpus import CORPUS, read_index
 
