@@ -30,11 +30,43 @@ class Block:
 
 
 @dataclass(frozen=True)
+class DroppedBlock:
+    """A piece of a web page left out of the policy on purpose, and why (for a human to check)."""
+
+    text: str  # its text, shortened
+    words: int
+    reason: str  # "navigation", "cookie banner", "table of contents", "duplicate", ...
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """How much of a web page's visible text the parsed policy kept (the loss check of every HTML ingest).
+
+    `visible_words` counts every text node outside script/style/template/head/noscript/iframe, computed apart
+    from the extraction; `dropped_blocks` lists what was left out on purpose, largest first."""
+
+    kept_words: int
+    visible_words: int
+    dropped_blocks: tuple[DroppedBlock, ...] = ()
+    duplicates_dropped: int = 0  # exact repeats of an earlier paragraph
+
+    @property
+    def kept_share(self) -> float:
+        return self.kept_words / self.visible_words if self.visible_words else 1.0
+
+    @property
+    def unexplained_words(self) -> int:
+        """Visible words neither kept nor in a listed dropped block (hidden bits, buttons, form fields)."""
+        return max(self.visible_words - self.kept_words - sum(b.words for b in self.dropped_blocks), 0)
+
+
+@dataclass(frozen=True)
 class Document:
     """A policy file turned into structured, cleaned text."""
 
     title: str | None
     blocks: list[Block]
+    extraction: Extraction | None = None  # web pages only: what was kept of the visible text
 
 
 @dataclass(frozen=True)

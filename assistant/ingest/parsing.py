@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from markdown_it import MarkdownIt
-from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.foundation.errors import InputFileError
 from assistant.foundation.types import Block, Document
@@ -43,7 +42,6 @@ _ITEM_TAGS = frozenset({"li", "td", "th", "dt", "dd", "caption"})
 
 _SEGMENT_SEPARATOR = re.compile(r"\|{3,}")  # OPP-115 joins segments with "|||"
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _HTML_SNIFF = re.compile(
     r"<(?:!doctype\s+html|html|head|body|meta|title|p|div|br|span|table|ul|ol|li|h[1-6]|strong|b|a)\b",
@@ -201,23 +199,23 @@ class _Outline:
 
     def __init__(self) -> None:
         self._headings: list[tuple[int, str]] = []
-        self._pseudo: str | None = None
+        self.pseudo: str | None = None
 
     @property
     def path(self) -> tuple[str, ...]:
         names = tuple(name for _, name in self._headings)
-        return (*names, self._pseudo) if self._pseudo else names
+        return (*names, self.pseudo) if self.pseudo else names
 
     def open(self, level: int, heading: str) -> None:
         """Open a heading of `level`, closing any at that level or deeper."""
         while self._headings and self._headings[-1][0] >= level:
             self._headings.pop()
         self._headings.append((level, _section_name(heading)))
-        self._pseudo = None
+        self.pseudo = None
 
     def open_pseudo(self, heading: str) -> None:
         """Open a pseudo-heading one level below the deepest real heading."""
-        self._pseudo = _section_name(heading)
+        self.pseudo = _section_name(heading)
 
 
 _PLAIN_HEADING_MAX = 80
@@ -262,128 +260,22 @@ def _is_plain_heading(text: str) -> bool:
 
 
 def parse_html(html: str) -> Document:
-    """Parse HTML best-effort into blocks with section paths; never fetches or runs anything."""
-    tree = LexborHTMLParser(html)
-    builder = _HtmlBlocks()
-    root = tree.root
-    if root is not None:
-        for event, node in _walk(root, atoms=_HEADING_TAGS):
-            builder.handle(event, node)
-    builder.flush()
-    return Document(title=_html_title(tree) or builder.first_h1, blocks=builder.blocks)
+    """Parse a web page's main content into blocks with section paths, with its loss check
+    (`Document.extraction`); never fetches or runs anything."""
+    from assistant.ingest.html_content import parse_page  # it builds on this module's outline helpers
 
-
-def _html_title(tree: LexborHTMLParser) -> str | None:
-    node = tree.css_first("title")
-    if node is None:
-        return None
-    return _collapse(node.text(deep=True)) or None
-
-
-def _is_hidden(node: LexborNode) -> bool:
-    attrs = node.attributes
-    return (
-        "hidden" in attrs
-        or (attrs.get("aria-hidden") or "").strip().lower() == "true"
-        or (attrs.get("role") or "").strip().lower() == "navigation"
-        or _HIDDEN_STYLE.search(attrs.get("style") or "") is not None
-    )
-
-
-def _walk(root: LexborNode, atoms: frozenset[str] = frozenset()) -> Iterator[tuple[str, LexborNode]]:
-    """Yield ('text'|'enter'|'leave'|'atom', node) events below `root`, skipping invisible subtrees.
-
-    Elements whose tag is in `atoms` are reported once as 'atom' and not descended into.
-    Iterative, so deeply nested (malformed) markup cannot exhaust the recursion limit.
-    """
-    stack: list[tuple[LexborNode, bool]] = [(child, False) for child in reversed(list(root.iter(include_text=True)))]
-    while stack:
-        node, leaving = stack.pop()
-        tag = node.tag or ""
-        if leaving:
-            yield "leave", node
-        elif tag == "-text":
-            yield "text", node
-        elif tag.startswith(("-", "#", "_")) or tag in _DROP_TAGS or _is_hidden(node):
-            continue
-        elif tag in atoms:
-            yield "atom", node
-        else:
-            yield "enter", node
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(list(node.iter(include_text=True))))
-
-
-def _heading_text(node: LexborNode) -> str:
-    """Visible text of an element on one line: <br>, block elements and '|||' become spaces."""
-    parts: list[str] = []
-    for event, child in _walk(node):
-        if event == "text":
-            parts.append(child.text(deep=False))
-        elif child.tag in _BLOCK_TAGS:
-            parts.append(" ")
-    return _collapse(_SEGMENT_SEPARATOR.sub(" ", "".join(parts)))
-
-
-class _HtmlBlocks:
-    """Accumulates inline text into blocks, breaking at block elements, <br> and '|||'."""
-
-    def __init__(self) -> None:
-        self.blocks: list[Block] = []
-        self.first_h1: str | None = None
-        self._outline = _Outline()
-        self._parts: list[tuple[str, bool]] = []  # (text, inside bold)
-        self._bold_depth = 0
-        self._item_depth = 0
-
-    def handle(self, event: str, node: LexborNode) -> None:
-        tag = node.tag or ""
-        if event == "text":
-            self._add_text(node.text(deep=False))
-        elif event == "atom":
-            text = _heading_text(node)
-            if tag == "h1" and self.first_h1 is None:
-                self.first_h1 = text or None
-            self._heading(_HEADING_LEVELS[tag], text)
-        else:
-            step = 1 if event == "enter" else -1
-            if tag in _BLOCK_TAGS:
-                self.flush()
-            self._bold_depth += step * (tag in _BOLD_TAGS)
-            self._item_depth += step * (tag in _ITEM_TAGS)
-
-    def _add_text(self, text: str) -> None:
-        for index, piece in enumerate(_SEGMENT_SEPARATOR.split(text)):
-            if index:
-                self.flush()
-            self._parts.append((piece, self._bold_depth > 0))
-
-    def _heading(self, level: int, text: str) -> None:
-        self.flush()
-        if text:
-            self._outline.open(level, text)
-            self.blocks.append(Block(text, self._outline.path, is_heading=True))
-
-    def flush(self) -> None:
-        """Close the current block, deciding whether it is a pseudo-heading."""
-        text = _collapse("".join(part for part, _ in self._parts))
-        all_bold = all(bold for part, bold in self._parts if part.strip())
-        self._parts = []
-        if not text:
-            return
-        if self._item_depth == 0 and (_is_pseudo_heading(text) if all_bold else _is_plain_heading(text)):
-            self._outline.open_pseudo(text)
-            self.blocks.append(Block(text, self._outline.path, is_heading=True))
-        else:
-            self.blocks.append(Block(text, self._outline.path))
+    return parse_page(html)
 
 
 # --------------------------------------------------------------------------- Markdown
 
 
+_FRONT_MATTER = re.compile(r"\A\ufeff?(?:---|\+\+\+)[ \t]*\r?\n.*?\r?\n(?:---|\+\+\+|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+
+
 def parse_markdown(text: str) -> Document:
-    """Render CommonMark (plus tables) to HTML and parse that."""
-    return parse_html(MarkdownIt("commonmark").enable("table").render(text))
+    """Render CommonMark (plus tables) to HTML and parse that; YAML (or TOML) front matter is left out."""
+    return parse_html(MarkdownIt("commonmark").enable("table").render(_FRONT_MATTER.sub("", text, count=1)))
 
 
 # --------------------------------------------------------------------------- plain text

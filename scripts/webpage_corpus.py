@@ -1,0 +1,68 @@
+"""Rebuild the web-page corpus (data/webpages/pages.tsv): real privacy-policy pages as served, 2023-2026.
+
+    python scripts/webpage_corpus.py --mirrors DIR   # from local git copies: DIR/OWNER+NAME/repo
+    python scripts/webpage_corpus.py --download      # from github.com, at the pinned commits
+
+Each page is the HTML that Open Terms Archive's robots downloaded (its *-snapshots repositories), written
+byte for byte under data/webpages/pages/; next to it, under data/webpages/gold/, the Markdown that Open Terms
+Archive extracted from that same snapshot with the hand-written selectors of its declarations (its
+*-versions repositories): the policy's own text, used as the reference by scripts/webpage_measure.py.
+Both folders are ignored by git (ODC-BY 1.0 data, redistributable with attribution, but kept out of the
+repository like the screening corpus; see data/webpages/SOURCES.md).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "webpages"
+
+
+def from_mirror(mirrors: Path, repository: str, commit: str, path: str) -> bytes:
+    git_dir = mirrors / repository.replace("/", "+") / "repo"
+    return subprocess.run(["git", "-C", str(git_dir), "show", f"{commit}:{path}"],
+                          capture_output=True, check=True).stdout
+
+
+def from_github(repository: str, commit: str, path: str) -> bytes:
+    url = f"https://github.com/{repository}/raw/{commit}/{urllib.parse.quote(path)}"
+    with urllib.request.urlopen(url, timeout=60) as response:
+        return response.read()
+
+
+def read_index(corpus: Path = CORPUS) -> list[dict[str, str]]:
+    """The corpus's rows: file, gold, organisation, captured, and where each file comes from."""
+    with (corpus / "pages.tsv").open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--mirrors", type=Path, help="folder of git copies named OWNER+NAME/repo")
+    source.add_argument("--download", action="store_true", help="fetch each file from github.com")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    args = parser.parse_args()
+    rows = read_index(args.corpus)
+    for row in rows:
+        for target, repository, commit, path in (
+                (row["file"], row["repository"], row["commit"], row["path"]),
+                (row["gold"], row["gold_repository"], row["gold_commit"], row["gold_path"])):
+            if args.mirrors:
+                content = from_mirror(args.mirrors, repository, commit, path)
+            else:
+                content = from_github(repository, commit, path)
+            destination = args.corpus / target
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(content)
+    print(f"{len(rows)} pages and their reference texts written under {args.corpus}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

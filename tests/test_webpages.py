@@ -1,0 +1,166 @@
+"""Web pages: the policy and nothing but the policy (issue 22), on fixtures in the likeness of real pages."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.foundation.sentences import build_policy
+from assistant.foundation.types import Document, Extraction
+from assistant.ingest.html_content import loss_warning, words_in
+from assistant.ingest.parsing import load_document, parse_html
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "webpages"
+MAX = 10_000_000
+
+
+def load(name: str) -> Document:
+    return load_document(FIXTURES / name, MAX)
+
+
+def texts(doc: Document) -> list[str]:
+    return [block.text for block in doc.blocks]
+
+
+def body(doc: Document) -> list[str]:
+    return [block.text for block in doc.blocks if not block.is_heading]
+
+
+def reasons(doc: Document) -> set[str]:
+    assert doc.extraction is not None
+    return {block.reason for block in doc.extraction.dropped_blocks}
+
+
+def test_collapsed_accordion_panels_are_kept_under_their_button_as_heading() -> None:
+    doc = load("accordion.html")
+    sections = {block.text.split()[1]: block.section_path[-1] for block in doc.blocks if not block.is_heading}
+    assert sections == {
+        "notice": "Privacy Centre",
+        "collect": "What information do we collect?",  # visibility:hidden + height:0, button inside the h2
+        "keep": "How long do we keep it?",  # height:0
+        "share": "Who do we share it with?",  # aria-hidden="true"
+        "can": "How do you contact us?",  # the hidden attribute
+    }
+    assert texts(doc).count("What information do we collect?") == 1
+    assert "Opens a dialog" not in " ".join(texts(doc))  # short hidden UI text is not policy text
+    assert "›" not in " ".join(texts(doc))
+
+
+def test_hidden_tab_panels_are_kept_under_their_tab() -> None:
+    doc = load("tabs.html")
+    agents = [block.text for block in doc.blocks if block.section_path[-1] == "Travel agents" and not block.is_heading]
+    assert agents == [("When a travel agent books for you we receive your booking reference and contact details "
+                      "from that agent."), "We keep travel agent booking records for three years after the date of travel."]
+    customers = [block.text for block in doc.blocks if block.section_path[-1] == "Customers" and not block.is_heading]
+    assert len(customers) == 1 and customers[0].startswith("When you book a flight")
+
+
+def test_details_summary_is_the_heading_of_its_text() -> None:
+    doc = load("details.html")
+    assert [(block.text, block.is_heading) for block in doc.blocks][1:3] == [
+        ("Do you sell my data?", True),
+        ("We do not sell your personal information to anyone, and we never have.", False),
+    ]
+    assert doc.blocks[-1].section_path[-1] == "Can I delete my account?"
+
+
+def test_self_closing_iframe_in_noscript_does_not_swallow_the_page() -> None:
+    doc = load("noscript_iframe.html")
+    assert body(doc) == ["We collect the email address you give us when you sign up for our newsletter.",
+                         "You may ask us for a copy of the personal information we hold about you at any time."]
+    assert doc.extraction.kept_share == 1.0
+
+
+def test_navigation_header_footer_cookie_banners_login_and_page_controls_are_left_out() -> None:
+    doc = load("boilerplate.html")
+    text = " ".join(texts(doc))
+    for junk in ("cookies", "Accept all", "Products", "Pricing", "Password", "Sign in", "Deutsch", "Terms",
+                 "Skip to", "Back to top", "All rights reserved", "Careers"):
+        assert junk not in text, junk
+    assert body(doc)[:3] == [
+        "Example Co collects your name and email address when you create an account.",
+        "We use your email address to send you receipts and important service messages.",
+        "We share your payment details with our payment processor to complete your purchases.",
+    ]
+    assert {"cookie banner", "page header", "footer", "navigation", "page control"} <= reasons(doc)
+
+
+def test_address_lines_and_link_buttons_are_not_section_titles() -> None:
+    doc = load("boilerplate.html")
+    headings = [block.text for block in doc.blocks if block.is_heading]
+    assert headings == ["Privacy Notice", "How we use your information", "Sharing", "Contact"]
+    assert body(doc)[-4:] == ["Example Co Ltd", "221 Baker Street", "London NW1 6XE", "Contact Us"]
+    assert all(block.section_path == ("Privacy Notice", "Contact") for block in doc.blocks[-4:])
+
+
+def test_table_of_contents_is_left_out_but_headings_and_other_links_stay() -> None:
+    doc = load("toc.html")
+    assert texts(doc).count("Information We Collect") == 1  # the heading, not the contents entry
+    assert "See also our cookie notice, our terms and security page." in texts(doc)
+    assert "table of contents" in reasons(doc)
+
+
+def test_table_rows_become_sentences_with_their_column_headers() -> None:
+    doc = load("sharing_table.html")
+    assert body(doc) == [
+        "Category: Identifiers — Shared with service providers: Yes — Sold: No",
+        "Category: Commercial information — Shared with service providers: Yes — Sold: No",
+        "Category: Geolocation data — Shared with service providers: No — Sold: No",
+        "Questions? Write to privacy@example.com.",  # a layout table without headers: its cells as before
+    ]
+    sentences = [s.text for s in build_policy(doc).sentences]
+    assert "Yes" not in sentences and "No" not in sentences
+
+
+def test_markdown_front_matter_is_left_out() -> None:
+    doc = load("front_matter.md")
+    assert texts(doc) == ["Privacy Policy",
+                          "We collect your email address when you sign up, and we use it only to send you receipts."]
+
+
+def test_repeated_paragraphs_and_bare_footnote_numbers_are_left_out_and_counted() -> None:
+    doc = load("duplicates_footnotes.html")
+    repeated = "We respond to every request within thirty days of receiving it."
+    rights = [block.text for block in doc.blocks if block.section_path[-1] == "Your rights" and not block.is_heading]
+    assert rights == ["You have the right to access the personal information we hold about you.", repeated]
+    # the same paragraph under another heading is that section's text, not a repeat
+    assert [block.text for block in doc.blocks if block.section_path[-1] == "Other states"][1:] == [repeated]
+    assert "2" not in texts(doc) and "[3]" not in texts(doc)
+    assert doc.extraction.duplicates_dropped == 3
+    assert "1 As defined by the applicable data protection law." in texts(doc)  # a note, not a bare number
+
+
+def test_loss_check_counts_visible_words_independently_and_lists_the_largest_left_out() -> None:
+    doc = load("realistic_policy.html")
+    extraction = doc.extraction
+    assert extraction.visible_words == 323 and extraction.kept_words == 267
+    assert extraction.kept_words == sum(words_in(block.text) for block in doc.blocks)
+    largest = extraction.dropped_blocks[0]
+    assert largest.reason == "outside the main content" and largest.text.startswith("We use cookies")
+    assert [b.words for b in extraction.dropped_blocks] == sorted((b.words for b in extraction.dropped_blocks),
+                                                                  reverse=True)
+    assert loss_warning(extraction) is None
+
+
+def test_loss_warning_names_what_was_left_out_when_most_of_the_page_was() -> None:
+    menu = "".join(f"<li><a href='/p{i}'>Product number {i}</a></li>" for i in range(60))
+    doc = parse_html(f"<nav><ul>{menu}</ul></nav><main><h1>Privacy</h1><p>We collect your email address "
+                     "to send receipts.</p></main>")
+    warning = loss_warning(doc.extraction)
+    assert warning is not None and warning.startswith("only 9 of the page's 189 visible words (5%)")
+    assert "navigation: “Product number 0" in warning
+    assert loss_warning(Extraction(kept_words=96, visible_words=100)) is None
+
+
+@pytest.mark.slow
+def test_full_ingest_of_a_realistic_page_stores_the_policy_and_nothing_else(assistant) -> None:
+    result = assistant.ingest(FIXTURES / "realistic_policy.html", name="northwind")
+    sentences = [s.text for s in assistant.store.sentences(result.version.id)]
+    text = assistant.store.policy_text(result.version.id)
+    assert "We keep your personal information for seven years after your account is closed" in text
+    assert "Category: Financial information — Shared with service providers: Yes — Sold: No" in sentences
+    for junk in ("cookies and similar", "Mortgages", "Log in", "Back to top", "Skip to", "Accessibility", "©"):
+        assert junk not in text, junk
+    assert len(sentences) == len(set(sentences)) == 14
+    shared = [s for s in assistant.store.sentences(result.version.id) if s.text.startswith("Category: Identifiers")]
+    assert shared[0].section == "Privacy Policy > Who We Share It With"
