@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assistant.foundation.errors import UnknownPolicyError
-from assistant.foundation.types import ParsedPolicy, Sentence
+from assistant.foundation.types import ParsedPolicy, Provenance, Sentence
 from assistant.store.database import Store
 from assistant.store.index import SentenceIndex
 from tests.conftest import store_snapshot
@@ -129,15 +129,17 @@ def test_pages_and_fetch_origins_round_trip_and_older_stores_gain_the_columns(tm
     paged = dataclasses.replace(policy, sentences=[dataclasses.replace(s, page=n + 3)
                                                    for n, s in enumerate(policy.sentences)])
     fetched = store.add_version("acme", "https://acme.example/privacy", "sha1", paged, random_index(2), "e",
-                                requested_url="http://acme.example/", fetched_at="2026-01-02T03:04:05+00:00")
+                                Provenance("http://acme.example/", "2026-01-02T03:04:05+00:00", "en", 90, 120))
     assert [s.page for s in store.sentences(fetched.id)] == [3, 4]
     assert (fetched.source_path, fetched.requested_url, fetched.fetched_at) == (
         "https://acme.example/privacy", "http://acme.example/", "2026-01-02T03:04:05+00:00")
+    assert (fetched.language, fetched.kept_words, fetched.visible_words) == ("en", 90, 120)
     assert store.list_policies()[0].latest == fetched and store.list_policies()[0].versions == 1
     store.close()
     # a store written before pages and fetches were kept: the columns are added, old rows read as None
     db = sqlite3.connect(tmp_path / "assistant.sqlite3")
-    for table, column in (("sentences", "page"), ("versions", "requested_url"), ("versions", "fetched_at")):
+    for table, column in (("sentences", "page"), ("versions", "requested_url"), ("versions", "fetched_at"),
+                          ("versions", "language"), ("versions", "kept_words"), ("versions", "visible_words")):
         db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
     db.commit()
     db.close()

@@ -164,3 +164,26 @@ def test_full_ingest_of_a_realistic_page_stores_the_policy_and_nothing_else(assi
     assert len(sentences) == len(set(sentences)) == 14
     shared = [s for s in assistant.store.sentences(result.version.id) if s.text.startswith("Category: Identifiers")]
     assert shared[0].section == "Privacy Policy > Who We Share It With"
+
+
+def test_cli_warns_when_most_of_a_page_was_left_out_and_policies_json_reports_it(tmp_path) -> None:
+    """As a user runs it: the page is stored, a one-line warning names what was left out, and
+    `policies --json` lists the language and the kept-text ratio."""
+    import json
+
+    from tests.conftest import AMAZON
+    from tests.test_cli import run
+
+    body = AMAZON.read_text(encoding="utf-8")
+    links = "".join(f'<li><a href="/p{i}">Shop our department number {i} deals today</a></li>' for i in range(600))
+    page = tmp_path / "shop.html"
+    page.write_text(f"<html><body><nav><ul>{links}</ul></nav><main>{body}</main></body></html>", encoding="utf-8")
+    home = tmp_path / "home"
+    result = run(home, "ingest", str(page))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Ingested shop version 1")
+    warning = result.stderr.strip()
+    assert warning.startswith("warning: only ") and "visible words" in warning and "\n" not in warning
+    [listed] = json.loads(run(home, "policies", "--json").stdout)
+    assert listed["language"] == "en"
+    assert 0 < listed["kept_text_ratio"] < 0.5

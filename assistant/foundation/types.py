@@ -136,6 +136,20 @@ class PolicyVersion:
     title: str | None = None
     requested_url: str | None = None  # fetched policies: the URL asked for (source_path is the final one)
     fetched_at: str | None = None  # fetched policies: when, ISO 8601 UTC
+    language: str | None = None  # ISO 639-1 code screening detected (None: stored before screening)
+    kept_words: int | None = None  # web pages: words kept as the policy, of
+    visible_words: int | None = None  # the page's visible words (the loss check)
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a version came from, beyond its source path: the fetch, the language, the loss check."""
+
+    requested_url: str | None = None
+    fetched_at: str | None = None
+    language: str | None = None
+    kept_words: int | None = None
+    visible_words: int | None = None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 from assistant.corpora import corpus_dir
 from assistant.corpora.privacyqa import LB_DEV_FILE
@@ -119,6 +120,8 @@ def ingest(
             f"Ingested {version.name} version {version.version}{case_note}: {version.n_sections} sections, "
             f"{version.n_sentences} sentences in {result.seconds:.1f} s."
         )
+    if result.warning:
+        err_console.print(Text(f"warning: {result.warning}", style="yellow"), soft_wrap=True)
 
 
 @app.command()
@@ -142,7 +145,10 @@ def _policy_json(summary: PolicySummary) -> dict[str, Any]:
     return {"name": latest.name, "version": latest.version, "versions": summary.versions,
             "sections": latest.n_sections, "sentences": latest.n_sentences, "title": latest.title,
             "source": latest.source_path, "requested_url": latest.requested_url, "fetched_at": latest.fetched_at,
-            "sha256": latest.sha256, "ingested_at": latest.ingested_at, "damaged": list(summary.damaged)}
+            "sha256": latest.sha256, "ingested_at": latest.ingested_at, "language": latest.language,
+            "kept_text_ratio": (round(latest.kept_words / latest.visible_words, 3)
+                                if latest.kept_words is not None and latest.visible_words else None),
+            "damaged": list(summary.damaged)}
 
 
 @app.command()

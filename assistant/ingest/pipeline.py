@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 from assistant.foundation.errors import InputFileError, NotAPolicyError, UnknownPolicyError
 from assistant.foundation.sentences import build_policy
-from assistant.foundation.types import Document, ParsedPolicy, PolicyVersion, ProgressCallback
+from assistant.foundation.types import Document, ParsedPolicy, PolicyVersion, ProgressCallback, Provenance
 from assistant.ingest.fetch import FetchedPage, FetchLimits, default_name, fetch
+from assistant.ingest.html_content import loss_warning
 from assistant.ingest.parsing import load_document, parse_bytes
-from assistant.ingest.screening import screen, visible_text
+from assistant.ingest.screening import Screening, screen, visible_text
 from assistant.store.database import Store
 from assistant.store.index import SentenceIndex
 
@@ -34,6 +35,7 @@ class IngestResult:
     seconds: float
     repaired: bool = False
     requested_name: str = ""
+    warning: str | None = None  # the loss check's, when much of a web page's visible text was left out
 
 
 class IngestPipeline:
@@ -63,9 +65,10 @@ class IngestPipeline:
         policy = build_policy(document)
         if not policy.sentences:
             raise InputFileError(f"{path}: no sentences found in the visible text.")
-        check_screening(document, str(path), force)
-        version, added = self._store(policy, name, str(path.resolve()), sha256, progress)
-        return IngestResult(version, not added, time.perf_counter() - started, requested_name=name)
+        provenance = provenance_of(document, check_screening(document, str(path), force))
+        version, added = self._store(policy, name, str(path.resolve()), sha256, progress, provenance)
+        return IngestResult(version, not added, time.perf_counter() - started, requested_name=name,
+                            warning=loss_warning_of(document))
 
     def run_url(self, url: str, name: str | None = None, progress: ProgressCallback | None = None,
                 force: bool = False) -> IngestResult:
@@ -87,26 +90,25 @@ class IngestPipeline:
             return self._unchanged(existing, name, started)
         if not policy.sentences:
             raise InputFileError(f"{page.url}: no sentences found in the visible text.")
-        check_screening(document, page.url, force)
-        version, added = self._store(policy, name, page.url, sha256, progress, page)
-        return IngestResult(version, not added, time.perf_counter() - started, requested_name=name)
+        provenance = provenance_of(document, check_screening(document, page.url, force), page)
+        version, added = self._store(policy, name, page.url, sha256, progress, provenance)
+        return IngestResult(version, not added, time.perf_counter() - started, requested_name=name,
+                            warning=loss_warning_of(document))
 
     def store_policy(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
-                     progress: ProgressCallback | None = None, fetched: FetchedPage | None = None) -> PolicyVersion:
+                     progress: ProgressCallback | None = None) -> PolicyVersion:
         """Embed, tag and store an already parsed policy as the next version of `name`."""
-        return self._store(policy, name, source, sha256, progress, fetched)[0]
+        return self._store(policy, name, source, sha256, progress)[0]
 
     def _store(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
-               progress: ProgressCallback | None, fetched: FetchedPage | None = None) -> tuple[PolicyVersion, bool]:
+               progress: ProgressCallback | None, provenance: Provenance | None = None) -> tuple[PolicyVersion, bool]:
         """Store a new version unless an identical one was stored meanwhile (checked under the
         store's writer lock); says whether it added one."""
         from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the input is checked (see above)
 
         tagged = self.tagging().run(policy, progress)
         return self.store.add_version_if_new(
-            name, source, sha256, tagged.policy, SentenceIndex.build(tagged.vectors), TAGGING_PIPELINE,
-            requested_url=fetched.requested_url if fetched else None,
-            fetched_at=fetched.fetched_at if fetched else None)
+            name, source, sha256, tagged.policy, SentenceIndex.build(tagged.vectors), TAGGING_PIPELINE, provenance)
 
     def _unchanged(self, existing: PolicyVersion, name: str, started: float) -> IngestResult:
         """Identical content is stored already: nothing to do, unless its index is damaged (then rebuilt)."""
@@ -124,14 +126,27 @@ class IngestPipeline:
             return None
 
 
-def check_screening(document: Document, source: str, force: bool) -> None:
-    """Refuse a document that is not an English privacy policy, with the reason, unless `force`."""
-    if force:
-        return
+def check_screening(document: Document, source: str, force: bool) -> Screening:
+    """Screen a document; refuse one that is not an English privacy policy, with the reason, unless `force`."""
     screening = screen(visible_text(document))
-    if not screening.accepted:
+    if not screening.accepted and not force:
         raise NotAPolicyError(f"Not stored: {source}: {screening.reason}. "
                               "Pass --force to store it anyway.")
+    return screening
+
+
+def provenance_of(document: Document, screening: Screening, page: FetchedPage | None = None) -> Provenance:
+    """What is stored with a version beside its source: the fetch, the language, the loss check."""
+    extraction = document.extraction
+    return Provenance(
+        requested_url=page.requested_url if page else None, fetched_at=page.fetched_at if page else None,
+        language=screening.language, kept_words=extraction.kept_words if extraction else None,
+        visible_words=extraction.visible_words if extraction else None)
+
+
+def loss_warning_of(document: Document) -> str | None:
+    """The loss check's one-line warning for a web page that kept too little of its visible text."""
+    return loss_warning(document.extraction) if document.extraction else None
 
 
 def validate_name(name: str) -> str:

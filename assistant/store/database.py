@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from assistant.foundation.errors import DamagedIndexError, StoreError, UnknownPolicyError
-from assistant.foundation.types import Facts, ParsedPolicy, PolicyVersion, Sentence
+from assistant.foundation.types import Facts, ParsedPolicy, PolicyVersion, Provenance, Sentence
 from assistant.store.failures import DATABASE_FILE, reported
 from assistant.store.index import SentenceIndex, rows_in_header, temporary_path
 
@@ -74,7 +74,7 @@ _VERSION_COLUMNS = """
     v.id, p.name, v.version, v.source_path, v.sha256, v.ingested_at,
     (SELECT COUNT(*) FROM sections s WHERE s.version_id = v.id),
     (SELECT COUNT(*) FROM sentences s WHERE s.version_id = v.id),
-    v.index_file, v.title, v.requested_url, v.fetched_at
+    v.index_file, v.title, v.requested_url, v.fetched_at, v.language, v.kept_words, v.visible_words
 """
 
 
@@ -123,9 +123,11 @@ class Store:
         if "page" not in columns:  # the PDF page a sentence is printed on (NULL: not a PDF)
             self.db.execute("ALTER TABLE sentences ADD COLUMN page INTEGER")
         version_columns = {row[1] for row in self.db.execute("PRAGMA table_info(versions)")}
-        for column in ("requested_url", "fetched_at"):  # fetched policies (source_path holds the final URL)
+        added = {"requested_url": "TEXT", "fetched_at": "TEXT",  # fetched policies (source_path: the final URL)
+                 "language": "TEXT", "kept_words": "INTEGER", "visible_words": "INTEGER"}  # screening, loss check
+        for column, kind in added.items():
             if column not in version_columns:
-                self.db.execute(f"ALTER TABLE versions ADD COLUMN {column} TEXT")
+                self.db.execute(f"ALTER TABLE versions ADD COLUMN {column} {kind}")
         if not tracked:  # before index_files: the files committed versions reference are provably ours
             self.db.execute("INSERT OR IGNORE INTO index_files (name, created_at) "
                             "SELECT index_file, ingested_at FROM versions")
@@ -310,20 +312,20 @@ class Store:
 
     def add_version(
         self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str,
-        requested_url: str | None = None, fetched_at: str | None = None,
+        provenance: Provenance | None = None,
     ) -> PolicyVersion:
         """Store a new version of `name` (version 1 for a new name) with its index, all or nothing.
 
         `embedder` names the ingest pipeline (embedder and taggers) that produced the version. A fetched
-        policy's `source_path` is the final URL; `requested_url` and `fetched_at` say what was asked for, when.
+        policy's `source_path` is the final URL; `provenance` says what was asked for, when, in which language
+        and how much of the page was kept.
         """
-        return self.add_version_if_new(name, source_path, sha256, policy, index, embedder, requested_url,
-                                       fetched_at)[0]
+        return self.add_version_if_new(name, source_path, sha256, policy, index, embedder, provenance)[0]
 
     @reported
     def add_version_if_new(
         self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str,
-        requested_url: str | None = None, fetched_at: str | None = None,
+        provenance: Provenance | None = None,
     ) -> tuple[PolicyVersion, bool]:
         """Like `add_version`, but when the latest version of `name` already has this sha256 and
         pipeline (e.g. an identical ingest finished meanwhile), return it and write nothing.
@@ -333,8 +335,8 @@ class Store:
             latest = self._latest_or_none(name)
             if latest and latest.sha256 == sha256 and self.pipeline(latest) == embedder:
                 return latest, False
-            number = self._add_version_locked(name, source_path, sha256, policy, index, embedder, requested_url,
-                                              fetched_at)
+            number = self._add_version_locked(name, source_path, sha256, policy, index, embedder,
+                                              provenance or Provenance())
         return self.get_version(name, number), True
 
     def _latest_or_none(self, name: str) -> PolicyVersion | None:
@@ -345,7 +347,7 @@ class Store:
 
     def _add_version_locked(
         self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str,
-        requested_url: str | None, fetched_at: str | None,
+        provenance: Provenance,
     ) -> int:
         index_file = self._claim_index_file()
         try:
@@ -357,10 +359,12 @@ class Store:
                 ).fetchone()[0]
                 version_id = db.execute(
                     """INSERT INTO versions (policy_id, version, source_path, sha256, ingested_at, title, text,
-                                             index_file, embedder, requested_url, fetched_at)
-                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                                             index_file, embedder, requested_url, fetched_at, language,
+                                             kept_words, visible_words)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                     (policy_id, number, source_path, sha256, _now(), policy.title, policy.text, index_file, embedder,
-                     requested_url, fetched_at),
+                     provenance.requested_url, provenance.fetched_at, provenance.language, provenance.kept_words,
+                     provenance.visible_words),
                 ).lastrowid
                 db.executemany(
                     "INSERT INTO sections (version_id, ordinal, path) VALUES (?, ?, ?)",
