@@ -257,6 +257,11 @@ def _add_error_handlers(app: FastAPI) -> None:
         message = " ".join(str(first.get("msg", "invalid")).split())
         return JSONResponse({"error": f"Invalid request: {where}: {message}."}, status_code=422)
 
+    @app.exception_handler(Exception)
+    async def fault(_: Request, error: Exception) -> JSONResponse:  # a bug: uvicorn logs the traceback
+        return JSONResponse({"error": f"Internal error ({type(error).__name__}); see the server's log."},
+                            status_code=500)
+
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> JSONResponse:
         messages = {404: f"No such endpoint: {request.url.path} (see /docs).",

@@ -122,6 +122,7 @@ def policy_row(summary: PolicySummary) -> dict[str, Any]:
 
 MIN_SOURCE_WIDTH = 24  # the source column narrows to this before less important columns are dropped,
 LAST_SOURCE_WIDTH = 12  # and to this before the name has to fold
+SOURCE_LINES = 4  # a longer source is shown by its start and end (`policies --json` has it whole)
 
 
 def _when(row: dict[str, Any]) -> str:
@@ -146,13 +147,13 @@ _POLICY_LAYOUTS: tuple[tuple[tuple[str, Callable[[dict[str, Any]], str]], ...], 
 def render_policies(rows: list[dict[str, Any]], width: int) -> Table:
     """The stored policies (rows of `policy_row`) as a table that fits `width` columns. The name is what the
     user types, so it is never cut; narrower terminals drop the less important columns first (sections, then
-    sentences, the time of day, the date) and the source folds onto a few lines."""
+    sentences, the time of day, the date) and the source folds onto at most `SOURCE_LINES` lines."""
     name_width = max(len("Name"), *(len(row["name"]) for row in rows))
-    columns, fits = _POLICY_LAYOUTS[-1], False
+    columns, fits, source_width = _POLICY_LAYOUTS[-1], False, LAST_SOURCE_WIDTH
     for layout in _POLICY_LAYOUTS:  # each column costs its text, two of padding and one of rule
         fixed = 1 + (name_width + 3) + sum(_column_width(title, cell, rows) + 3 for title, cell in layout) + 3
         if width - fixed >= (MIN_SOURCE_WIDTH if layout is not _POLICY_LAYOUTS[-1] else LAST_SOURCE_WIDTH):
-            columns, fits = layout, True
+            columns, fits, source_width = layout, True, width - fixed
             break
     table = Table(title="Stored policies")
     # a name wider than the terminal allows folds onto more lines; it is never cut
@@ -161,12 +162,21 @@ def render_policies(rows: list[dict[str, Any]], width: int) -> Table:
         table.add_column(title, min_width=_column_width(title, cell, rows))
     table.add_column("Source", overflow="fold", min_width=LAST_SOURCE_WIDTH)
     for row in rows:
-        table.add_row(Text(row["name"]), *(cell(row) for _, cell in columns), Text(row["source"], overflow="fold"))
+        source = _shorten(row["source"], SOURCE_LINES * source_width)
+        table.add_row(Text(row["name"]), *(cell(row) for _, cell in columns), Text(source, overflow="fold"))
     damaged = [f"{row['name']} {problem}" for row in rows for problem in row["damaged"]]
     if damaged:  # one line each, under the table
         table.caption = Text("\n".join(["Damaged (run `assistant repair`):", *damaged]), style="bold red")
         table.caption_justify = "left"
     return table
+
+
+def _shorten(text: str, limit: int) -> str:
+    """`text`, or its start and end around an ellipsis when it is longer than `limit` characters."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) // 2
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
 
 
 def _column_width(title: str, cell: Callable[[dict[str, Any]], str], rows: list[dict[str, Any]]) -> int:
