@@ -10,6 +10,7 @@ one, and never reads a file on the server by path: ingest takes an http(s) URL o
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import socket
 import time
@@ -38,7 +39,6 @@ from assistant.understanding.validation import validate_question
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 UPLOAD_OVERHEAD = 64 * 1024  # bytes a multipart request may carry besides the file (boundaries, fields)
 T = TypeVar("T")
 log = logging.getLogger("uvicorn.error")
@@ -173,7 +173,7 @@ class RequestGuard:
         headers = Headers(scope=scope)
         host = headers.get("host", "")
         origin = headers.get("origin")
-        if self.local_only and _host_name(host) not in LOOPBACK_HOSTS:
+        if self.local_only and not is_loopback(_host_name(host)):
             await _refuse(scope, receive, send, 403, f"This server answers only requests addressed to "
                           f"127.0.0.1 or localhost, not {host or 'no host'}.")
             return
@@ -208,6 +208,14 @@ class RequestGuard:
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
     await JSONResponse({"error": message}, status_code=status)(scope, receive, send)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` (an address to listen on) is reachable from this machine only."""
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _host_name(host: str) -> str:
@@ -297,7 +305,7 @@ def serve(settings: Settings, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT
 
     origins = [check_origin(origin) for origin in allowed_origins]
     check_port_free(host, port)
-    local_only = host in LOOPBACK_HOSTS
+    local_only = is_loopback(host)
     app = create_app(Assistant(settings), origins, local_only=local_only)
     shown = f"[{host}]" if ":" in host else host
     say(f"Serving the store {settings.home} on http://{shown}:{port} (API docs: /docs) once the models are "
