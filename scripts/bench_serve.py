@@ -1,7 +1,7 @@
 """Wall time of the CLI's `ask` from a fresh process, with `assistant serve` running and without (prints numbers;
 not a test).
 
-    .venv/bin/python scripts/bench_serve.py [--runs 5]
+    .venv/bin/python scripts/bench_serve.py [--runs 5] [--threads 1]
 
 Ingests the bundled Amazon example into a temporary store, then times `assistant ask` (a new process each
 time, as a user runs it) with no server listening at ASSISTANT_SERVER (the process loads the models itself),
@@ -62,7 +62,9 @@ def wait_for(url: str, timeout: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5, help="fresh processes timed per case (median reported)")
-    runs = parser.parse_args().runs
+    parser.add_argument("--threads", type=int, default=1, help="the server's torch threads (assistant serve --threads)")
+    arguments = parser.parse_args()
+    runs = arguments.runs
     with tempfile.TemporaryDirectory() as home:
         server = f"http://127.0.0.1:{free_port()}"
         env = dict(os.environ, ASSISTANT_HOME=home, ASSISTANT_SERVER=server, COLUMNS="100")
@@ -74,7 +76,8 @@ def main() -> None:
         alone, alones = median_of(runs, ask, env)  # nothing listens at ASSISTANT_SERVER: the CLI works in process
 
         started = time.perf_counter()
-        process = subprocess.Popen([*CLI, "serve", "--port", server.rsplit(":", 1)[1]], env=env,
+        process = subprocess.Popen([*CLI, "serve", "--port", server.rsplit(":", 1)[1],
+                                    "--threads", str(arguments.threads)], env=env,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             wait_for(server, 300)
@@ -88,7 +91,7 @@ def main() -> None:
     def show(times: list[float]) -> str:
         return ", ".join(f"{t:.2f}" for t in times)
 
-    print(f"assistant ask, server running:       median {served:.2f} s  ({runs} runs: {show(serveds)})")
+    print(f"assistant ask, server running ({arguments.threads} torch thread(s)): median {served:.2f} s  ({runs} runs: {show(serveds)})")
     print(f"assistant ask, no server:            median {alone:.2f} s  ({runs} runs: {show(alones)})")
     print(f"yardstick: import torch + transformers  median {yardstick:.2f} s  ({runs} runs: {show(yardsticks)})")
     print(f"server start until it answers (models loaded once): {start_seconds:.1f} s")

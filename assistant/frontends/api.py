@@ -67,15 +67,19 @@ class AskRequest(BaseModel):
 
 
 def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_only: bool = True,
-               load_models: bool = True) -> FastAPI:
+               load_models: bool = True, threads: int | None = None) -> FastAPI:
     """The API over `assistant`. `allowed_origins`: web origins whose pages may call it (with CORS headers);
     `local_only`: answer only requests whose Host is a loopback name (against DNS rebinding);
-    `load_models`: load every model before listening, so the first question is fast."""
+    `load_models`: load every model before listening, so the first question is fast; `threads`: torch's
+    intra-op threads on the engine's thread (`assistant serve`: 1 — a question's inputs are a few dozen
+    tokens, and on a busy machine two spinning threads made each question 30 times slower, docs/benchmarks.md)."""
     worker = EngineWorker(assistant)
     home = str(assistant.settings.home.expanduser().resolve())
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if threads:
+            await worker.run(_use_threads, threads)
         if load_models:
             started = time.perf_counter()
             await worker.run(assistant.load_models)
@@ -151,6 +155,12 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
         return await worker.run(lambda: assistant.label(assistant.choose_policy(policy), version).to_dict())
 
     return app
+
+
+def _use_threads(threads: int) -> None:
+    import torch  # lazy: the models import it anyway; here on the engine's own thread
+
+    torch.set_num_threads(threads)
 
 
 class RequestGuard:
@@ -299,14 +309,14 @@ def check_port_free(host: str, port: int) -> None:
 
 
 def serve(settings: Settings, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-          allowed_origins: Sequence[str] = (), say: Callable[[str], None] = print) -> None:
-    """Load the models, then answer on host:port until interrupted."""
+          allowed_origins: Sequence[str] = (), threads: int = 1, say: Callable[[str], None] = print) -> None:
+    """Load the models, then answer on host:port until interrupted (`threads`: see `create_app`)."""
     import uvicorn  # lazy: only the server needs it
 
     origins = [check_origin(origin) for origin in allowed_origins]
     check_port_free(host, port)
     local_only = is_loopback(host)
-    app = create_app(Assistant(settings), origins, local_only=local_only)
+    app = create_app(Assistant(settings), origins, local_only=local_only, threads=threads)
     shown = f"[{host}]" if ":" in host else host
     say(f"Serving the store {settings.home} on http://{shown}:{port} (API docs: /docs) once the models are "
         "loaded; Ctrl-C stops it.")

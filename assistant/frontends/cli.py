@@ -227,11 +227,13 @@ def serve(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8765,
     allow_origin: Annotated[list[str] | None, typer.Option(
         "--allow-origin", metavar="URL", help="A web origin whose pages may call the API (repeatable).")] = None,
+    threads: Annotated[int, typer.Option(
+        min=1, help="Torch threads for the models (1: short inputs gain nothing from more).")] = 1,
 ) -> None:
     """Serve the HTTP API (docs/api.md) on one warm engine; `ask`, `label` and `policies` then use it."""
     from assistant.frontends.api import serve as serve_api  # lazy: FastAPI and the engine load only here
 
-    serve_api(Settings.from_env(), host, port, allow_origin or (),
+    serve_api(Settings.from_env(), host, port, allow_origin or (), threads,
               say=lambda line: console.print(line, markup=False, soft_wrap=True))
 
 
