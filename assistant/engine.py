@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.answering.label import PrivacyLabel, build_label
+from assistant.foundation.errors import AssistantError, UnknownPolicyError
 from assistant.foundation.settings import Settings
 from assistant.foundation.types import Answer, ParsedPolicy, PolicyVersion, ProgressCallback
 from assistant.ingest.fetch import CONNECT_TIMEOUT, FetchLimits, looks_like_url
@@ -137,6 +138,12 @@ class Assistant:
                                               self.parameters.category_confidence)
         return AnswerPipeline(understanding, self.search, SpanReading(lambda: self.reader), self.parameters)
 
+    def load_models(self) -> None:
+        """Load every model and build both pipelines now rather than on first use (a server, before it listens)."""
+        for part in ("embedder", "retriever", "question_classifier", "practice_classifier", "reader", "policyie",
+                     "ingest_pipeline", "answer_pipeline"):
+            getattr(self, part)
+
     # -- policies ---------------------------------------------------------------------------
 
     def ingest(self, source: Path | str, name: str | None = None,
@@ -148,6 +155,17 @@ class Assistant:
             return self.ingest_pipeline.run_url(source, name, progress, force)
         return self.ingest_pipeline.run(Path(source), name, progress, force)
 
+    def ingest_url(self, url: str, name: str | None = None, progress: ProgressCallback | None = None,
+                   force: bool = False) -> IngestResult:
+        """Fetch an http(s) URL and store it, as `ingest` does; any other scheme is refused (`FetchError`)."""
+        return self.ingest_pipeline.run_url(url, name, progress, force)
+
+    def ingest_upload(self, content: bytes, filename: str, name: str | None = None,
+                      progress: ProgressCallback | None = None, force: bool = False) -> IngestResult:
+        """Store an uploaded file's bytes as `ingest` stores a file; `filename` (as the client sent it) gives
+        only its kind and default name: nothing is opened by it."""
+        return self.ingest_pipeline.run_upload(content, filename, name, progress, force)
+
     def store_policy(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
                      progress: ProgressCallback | None = None) -> PolicyVersion:
         """Tag, embed and store an already parsed policy as the next version of `name`."""
@@ -158,6 +176,17 @@ class Assistant:
 
     def policy_names(self) -> list[str]:
         return self.store.policy_names()
+
+    def choose_policy(self, policy: str | None) -> str:
+        """`policy`, or the only stored policy when none is named (else a one-line error)."""
+        if policy:
+            return policy
+        names = self.policy_names()
+        if len(names) == 1:
+            return names[0]
+        if not names:
+            raise UnknownPolicyError("No policies stored yet: add one with `assistant ingest PATH`.")
+        raise AssistantError(f"Several policies are stored; choose one with --policy: {', '.join(names)}.")
 
     def version(self, policy: str, version: int | None = None) -> PolicyVersion:
         """A stored version of `policy` (the latest by default)."""

@@ -150,6 +150,13 @@ class PrivacyLabel:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> PrivacyLabel:
+        """The label back from its JSON form (`to_dict`), e.g. as `assistant serve` sent it."""
+        sections = [LabelSection(s["title"], [LabelCell(**cell) for cell in s["rows"]]) for s in data["sections"]]
+        return cls(data["policy"], data["version"], sections, data["sentences_read"],
+                   [GlanceRow(**row) for row in data["glance"]])
+
 
 # (section title, slot roles grouped by attribute in that section)
 _LABEL_SECTIONS = (

@@ -209,3 +209,15 @@ class Answer:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Answer:
+        """The answer back from its JSON form (`to_dict`), e.g. as `assistant serve` sent it."""
+        span = data.get("span")
+        return cls(**{
+            **data,
+            "evidence": [Evidence(**item) for item in data["evidence"]],
+            "facts": [EvidenceFacts(f["sentence_id"], f["intent"], [Slot(**s) for s in f["slots"]])
+                      for f in data["facts"]],
+            "span": AnswerSpan(**span) if span else None,
+        })

@@ -1,7 +1,9 @@
-"""The `assistant` command line: ingest, policies, remove, ask, label, doctor, repair, eval, train.
+"""The `assistant` command line: ingest, policies, remove, ask, label, doctor, repair, serve, eval, train.
 
 Each command imports the engine or the model it needs inside its function, on purpose: torch and
-the models take seconds to import, and `--help` or a bad argument must answer at once.
+the models take seconds to import, and `--help` or a bad argument must answer at once. `ask`, `label`
+and `policies` first ask `assistant serve` when it runs on the same store (`frontends/client.py`):
+the same output, without loading a model.
 """
 from __future__ import annotations
 
@@ -12,29 +14,33 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
+from urllib.parse import urlencode
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from assistant.answering.label import PrivacyLabel
 from assistant.corpora import corpus_dir
 from assistant.corpora.privacyqa import LB_DEV_FILE
 from assistant.foundation.controls import escape_json_controls
 from assistant.foundation.errors import AssistantError
 from assistant.foundation.settings import Settings
+from assistant.foundation.types import Answer
+from assistant.frontends.client import call_server
 from assistant.frontends.render import (
     SafeConsole,
+    ingest_message,
+    policy_row,
     print_error,
+    removal_message,
     render_answer,
     render_label,
     render_policies,
     render_privacyqa_report,
 )
 from assistant.understanding.validation import validate_question
-
-if TYPE_CHECKING:
-    from assistant.store.database import PolicySummary
 
 app = typer.Typer(
     help="Ask questions about privacy policies and get answers quoted and cited from the policy.",
@@ -108,18 +114,7 @@ def ingest(
     assistant = _assistant(max_size, timeout)
     with _progress_bar("fetching" if "://" in source else "parsing") as progress:
         result = assistant.ingest(source, name=name, progress=progress, force=force)
-    version = result.version
-    case_note = " (names match without regard to case)" if result.requested_name not in ("", version.name) else ""
-    if result.repaired:
-        console.print(f"{version.name}{case_note}: unchanged (identical to version {version.version}); its damaged "
-                      f"index was rebuilt from the stored sentences in {result.seconds:.1f} s.")
-    elif result.unchanged:
-        console.print(f"{version.name}{case_note}: unchanged (identical to version {version.version}); nothing to do.")
-    else:
-        console.print(
-            f"Ingested {version.name} version {version.version}{case_note}: {version.n_sections} sections, "
-            f"{version.n_sentences} sentences in {result.seconds:.1f} s."
-        )
+    console.print(ingest_message(result))
     if result.warning:
         err_console.print(Text(f"warning: {result.warning}", style="yellow"), soft_wrap=True)
 
@@ -130,25 +125,15 @@ def policies(
     as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
 ) -> None:
     """List the stored policies."""
-    summaries = _assistant().policies()
+    rows = _served("GET", "/policies")
+    if rows is None:
+        rows = [policy_row(summary) for summary in _assistant().policies()]
     if as_json:
-        _print_json([_policy_json(summary) for summary in summaries])
-    elif not summaries:
+        _print_json(rows)
+    elif not rows:
         console.print("No policies stored yet: add one with `assistant ingest PATH`.")
     else:
-        console.print(render_policies(summaries))
-
-
-def _policy_json(summary: PolicySummary) -> dict[str, Any]:
-    """A stored policy's latest version, as `policies --json` lists it."""
-    latest = summary.latest
-    return {"name": latest.name, "version": latest.version, "versions": summary.versions,
-            "sections": latest.n_sections, "sentences": latest.n_sentences, "title": latest.title,
-            "source": latest.source_path, "requested_url": latest.requested_url, "fetched_at": latest.fetched_at,
-            "sha256": latest.sha256, "ingested_at": latest.ingested_at, "language": latest.language,
-            "kept_text_ratio": (round(latest.kept_words / latest.visible_words, 3)
-                                if latest.kept_words is not None and latest.visible_words else None),
-            "damaged": list(summary.damaged)}
+        console.print(render_policies(rows, console.width))
 
 
 @app.command()
@@ -156,7 +141,7 @@ def _policy_json(summary: PolicySummary) -> dict[str, Any]:
 def remove(name: Annotated[str, typer.Argument(help="Policy name.")]) -> None:
     """Delete a stored policy and all its versions."""
     removed = _assistant().remove(_text_argument(name, "policy name"))
-    console.print(f"Removed {name} ({removed} version{'s' if removed != 1 else ''}).")
+    console.print(removal_message(name, removed))
 
 
 @app.command()
@@ -170,12 +155,16 @@ def ask(
 ) -> None:
     """Answer a question about a stored policy, quoting and citing its sentences."""
     validate_question(question)  # before anything loads: a bad question is answered at once
-    assistant = _assistant()
-    answer = assistant.ask(question, policy=_choose_policy(assistant, policy), version=version, top_k=top)
+    policy = _text_argument(policy, "policy name")
+    served = _served("POST", "/ask", {"question": question, "policy": policy, "version": version, "top": top})
+    if served is None:
+        assistant = _assistant()
+        served = assistant.ask(question, policy=assistant.choose_policy(policy), version=version,
+                               top_k=top).to_dict()
     if as_json:
-        _print_json(answer.to_dict())
+        _print_json(served)
     else:
-        console.print(render_answer(answer))
+        console.print(render_answer(Answer.from_dict(served)))
 
 
 @app.command()
@@ -186,12 +175,16 @@ def label(
     as_json: Annotated[bool, typer.Option("--json", help="Print the label as JSON.")] = False,
 ) -> None:
     """A privacy "nutrition label" of a stored policy: data collected and shared, with whom, why, how long."""
-    assistant = _assistant()
-    result = assistant.label(_choose_policy(assistant, policy), version)
+    policy = _text_argument(policy, "policy name")
+    query = {key: value for key, value in (("policy", policy), ("version", version)) if value is not None}
+    served = _served("GET", "/label" + (f"?{urlencode(query)}" if query else ""))
+    if served is None:
+        assistant = _assistant()
+        served = assistant.label(assistant.choose_policy(policy), version).to_dict()
     if as_json:
-        _print_json(result.to_dict())
+        _print_json(served)
     else:
-        console.print(render_label(result))
+        console.print(render_label(PrivacyLabel.from_dict(served)))
 
 
 @app.command()
@@ -230,15 +223,26 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def _choose_policy(assistant: Any, policy: str | None) -> str:
-    if policy:
-        return _text_argument(policy, "policy name")
-    names = assistant.policy_names()
-    if len(names) == 1:
-        return names[0]
-    if not names:
-        raise AssistantError("No policies stored yet: add one with `assistant ingest PATH`.")
-    raise AssistantError(f"Several policies are stored; choose one with --policy: {', '.join(names)}.")
+@app.command()
+@_friendly_errors
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (a non-loopback one exposes the store).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8765,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        "--allow-origin", metavar="URL", help="A web origin whose pages may call the API (repeatable).")] = None,
+    threads: Annotated[int, typer.Option(
+        min=1, help="Torch threads for the models (1: short inputs gain nothing from more).")] = 1,
+) -> None:
+    """Serve the HTTP API (docs/api.md) on one warm engine; `ask`, `label` and `policies` then use it."""
+    from assistant.frontends.api import serve as serve_api  # lazy: FastAPI and the engine load only here
+
+    serve_api(Settings.from_env(), host, port, allow_origin or (), threads,
+              say=lambda line: console.print(line, markup=False, soft_wrap=True))
+
+
+def _served(method: str, path: str, body: dict[str, Any] | None = None) -> Any | None:
+    """The reply of `assistant serve` when it runs on this store, else None (then the command works in process)."""
+    return call_server(Settings.from_env().home, method, path, body)
 
 
 eval_app = typer.Typer(

@@ -1,8 +1,8 @@
 """Terminal rendering of answers and policy lists with rich. Policy text is never parsed as markup."""
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -15,10 +15,11 @@ from assistant.answering.reasons import explain_reason
 from assistant.evaluation.metrics import Score, percent
 from assistant.foundation.controls import escape_controls
 from assistant.foundation.types import Answer, Facts
-from assistant.store.database import PolicySummary
 
-if TYPE_CHECKING:  # the harness imports the engine (torch): not needed to draw a report
+if TYPE_CHECKING:  # the harness imports the engine (torch), the store FAISS: not needed to draw a report
     from assistant.evaluation.privacyqa import PrivacyQAReport
+    from assistant.ingest.pipeline import IngestResult
+    from assistant.store.database import PolicySummary
 
 
 class SafeConsole(Console):
@@ -110,21 +111,97 @@ def _label_sections(label: PrivacyLabel) -> Table:
     return table
 
 
-def render_policies(policies: list[PolicySummary]) -> Table:
+def policy_row(summary: PolicySummary) -> dict[str, Any]:
+    """A stored policy's latest version, as `policies --json` and the server's `GET /policies` list it."""
+    latest = summary.latest
+    return {"name": latest.name, "version": latest.version, "versions": summary.versions,
+            "sections": latest.n_sections, "sentences": latest.n_sentences, "title": latest.title,
+            "source": latest.source_path, "requested_url": latest.requested_url, "fetched_at": latest.fetched_at,
+            "sha256": latest.sha256, "ingested_at": latest.ingested_at, "language": latest.language,
+            "kept_text_ratio": (round(latest.kept_words / latest.visible_words, 3)
+                                if latest.kept_words is not None and latest.visible_words else None),
+            "damaged": list(summary.damaged)}
+
+
+MIN_SOURCE_WIDTH = 24  # the source column narrows to this before less important columns are dropped,
+LAST_SOURCE_WIDTH = 12  # and to this before the name has to fold
+SOURCE_LINES = 4  # a longer source is shown by its start and end (`policies --json` has it whole)
+
+
+def _when(row: dict[str, Any]) -> str:
+    return row["ingested_at"].replace("T", " ")[:16]  # ISO 8601 UTC, to the minute
+
+
+def _version_of(row: dict[str, Any]) -> str:
+    return f"{row['version']} of {row['versions']}" if row["versions"] != 1 else str(row["version"])
+
+
+# The columns between the name and the source, widest layout first; each cell from a row of `policy_row`.
+_POLICY_LAYOUTS: tuple[tuple[tuple[str, Callable[[dict[str, Any]], str]], ...], ...] = (
+    (("Version", lambda r: str(r["version"])), ("Versions", lambda r: str(r["versions"])),
+     ("Sections", lambda r: str(r["sections"])), ("Sentences", lambda r: str(r["sentences"])),
+     ("Ingested (UTC)", _when)),
+    (("Version", _version_of), ("Sentences", lambda r: str(r["sentences"])), ("Ingested (UTC)", _when)),
+    (("Version", _version_of), ("Ingested (UTC)", lambda r: _when(r)[:10])),
+    (("Version", _version_of),),
+)
+
+
+def render_policies(rows: list[dict[str, Any]], width: int) -> Table:
+    """The stored policies (rows of `policy_row`) as a table that fits `width` columns. The name is what the
+    user types, so it is never cut; narrower terminals drop the less important columns first (sections, then
+    sentences, the time of day, the date) and the source folds onto at most `SOURCE_LINES` lines."""
+    name_width = max(len("Name"), *(len(row["name"]) for row in rows))
+    columns, fits, source_width = _POLICY_LAYOUTS[-1], False, LAST_SOURCE_WIDTH
+    for layout in _POLICY_LAYOUTS:  # each column costs its text, two of padding and one of rule
+        fixed = 1 + (name_width + 3) + sum(_column_width(title, cell, rows) + 3 for title, cell in layout) + 3
+        if width - fixed >= (MIN_SOURCE_WIDTH if layout is not _POLICY_LAYOUTS[-1] else LAST_SOURCE_WIDTH):
+            columns, fits, source_width = layout, True, width - fixed
+            break
     table = Table(title="Stored policies")
-    for column in ("Name", "Version", "Versions", "Sections", "Sentences", "Ingested (UTC)", "Source"):
-        table.add_column(column)
-    for summary in policies:
-        latest = summary.latest
-        table.add_row(
-            Text(latest.name), str(latest.version), str(summary.versions), str(latest.n_sections),
-            str(latest.n_sentences), latest.ingested_at, Text(latest.source_path, overflow="fold"),
-        )
-    damaged = [f"{s.latest.name} {problem}" for s in policies for problem in s.damaged]
+    # a name wider than the terminal allows folds onto more lines; it is never cut
+    table.add_column("Name", no_wrap=fits, min_width=name_width if fits else None, overflow="fold")
+    for title, cell in columns:  # a title may wrap; a cell never does
+        table.add_column(title, min_width=_column_width(title, cell, rows))
+    table.add_column("Source", overflow="fold", min_width=LAST_SOURCE_WIDTH)
+    for row in rows:
+        source = _shorten(row["source"], SOURCE_LINES * source_width)
+        table.add_row(Text(row["name"]), *(cell(row) for _, cell in columns), Text(source, overflow="fold"))
+    damaged = [f"{row['name']} {problem}" for row in rows for problem in row["damaged"]]
     if damaged:  # one line each, under the table
         table.caption = Text("\n".join(["Damaged (run `assistant repair`):", *damaged]), style="bold red")
         table.caption_justify = "left"
     return table
+
+
+def _shorten(text: str, limit: int) -> str:
+    """`text`, or its start and end around an ellipsis when it is longer than `limit` characters."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) // 2
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
+
+
+def _column_width(title: str, cell: Callable[[dict[str, Any]], str], rows: list[dict[str, Any]]) -> int:
+    """A column's natural width: its widest cell, or the title's longest word (a title may wrap)."""
+    return max(max(len(word) for word in title.split()), *(len(cell(row)) for row in rows))
+
+
+def ingest_message(result: IngestResult) -> str:
+    """What an ingest did, in one line (the CLI prints it; the server sends it as `message`)."""
+    version = result.version
+    case_note = " (names match without regard to case)" if result.requested_name not in ("", version.name) else ""
+    if result.repaired:
+        return (f"{version.name}{case_note}: unchanged (identical to version {version.version}); its damaged "
+                f"index was rebuilt from the stored sentences in {result.seconds:.1f} s.")
+    if result.unchanged:
+        return f"{version.name}{case_note}: unchanged (identical to version {version.version}); nothing to do."
+    return (f"Ingested {version.name} version {version.version}{case_note}: {version.n_sections} sections, "
+            f"{version.n_sentences} sentences in {result.seconds:.1f} s.")
+
+
+def removal_message(name: str, removed: int) -> str:
+    return f"Removed {name} ({removed} version{'s' if removed != 1 else ''})."
 
 
 def print_error(console: Console, message: str) -> None:

@@ -64,6 +64,22 @@ def load_document(path: Path, max_bytes: int) -> Document:
     return parse_bytes(raw, kind_of(path), path)
 
 
+def parse_upload(raw: bytes, filename: str, max_bytes: int) -> Document:
+    """Check and parse an uploaded file's bytes; `filename` (see `upload_name`) gives its kind, as a suffix does."""
+    shown = Path(filename)
+    if len(raw) > max_bytes:
+        raise _input_error(shown, f"the file is larger than the server's {max_bytes}-byte limit (ASSISTANT_MAX_BYTES)")
+    if not raw:
+        raise _input_error(shown, "the file is empty (0 bytes)")
+    return parse_bytes(raw, kind_of(shown), shown)
+
+
+def upload_name(filename: str) -> str:
+    """The last component of an uploaded file's name as the client sent it (either kind of slash), or "upload"."""
+    name = filename.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    return name if name not in ("", ".", "..") else "upload"
+
+
 def kind_of(path: Path) -> str:
     """The parser a file's suffix asks for: html, markdown, text, pdf, or auto (sniffed from the content)."""
     suffix = path.suffix.lower()

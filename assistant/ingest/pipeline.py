@@ -13,7 +13,7 @@ from assistant.foundation.sentences import build_policy
 from assistant.foundation.types import Document, ParsedPolicy, PolicyVersion, ProgressCallback, Provenance
 from assistant.ingest.fetch import FetchedPage, FetchLimits, default_name, fetch
 from assistant.ingest.html_content import loss_warning
-from assistant.ingest.parsing import load_document, parse_bytes
+from assistant.ingest.parsing import load_document, parse_bytes, parse_upload, upload_name
 from assistant.ingest.screening import Screening, screen, visible_text
 from assistant.store.database import Store
 from assistant.store.index import SentenceIndex
@@ -57,6 +57,24 @@ class IngestPipeline:
         name = validate_name(name if name is not None else path.stem)
         document = load_document(path, self.max_bytes)
         sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+        return self._run_document(document, sha256, name, str(path), str(path.resolve()), progress, force, started)
+
+    def run_upload(self, raw: bytes, filename: str, name: str | None = None,
+                   progress: ProgressCallback | None = None, force: bool = False) -> IngestResult:
+        """Store an uploaded file (`assistant serve`) like a policy file: `filename`, as the client sent it,
+        gives only its kind and default name (its last component; nothing is ever opened by that name), and
+        it is stored with the source `upload:FILENAME`."""
+        started = time.perf_counter()
+        filename = upload_name(filename)
+        name = validate_name(name if name is not None else Path(filename).stem)
+        document = parse_upload(raw, filename, self.max_bytes)
+        sha256 = hashlib.sha256(raw).hexdigest()
+        return self._run_document(document, sha256, name, filename, f"upload:{filename}", progress, force, started)
+
+    def _run_document(self, document: Document, sha256: str, name: str, shown: str, source: str,
+                      progress: ProgressCallback | None, force: bool, started: float) -> IngestResult:
+        """Store a parsed file as a new version of `name`, unless identical content is stored already.
+        `shown` names it in errors; `source` is what the version records."""
         from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the file is checked (see above)
 
         existing = self._latest_or_none(name)
@@ -64,9 +82,9 @@ class IngestPipeline:
             return self._unchanged(existing, name, started)
         policy = build_policy(document)
         if not policy.sentences:
-            raise InputFileError(f"{path}: no sentences found in the visible text.")
-        provenance = provenance_of(document, check_screening(document, str(path), force))
-        version, added = self._store(policy, name, str(path.resolve()), sha256, progress, provenance)
+            raise InputFileError(f"{shown}: no sentences found in the visible text.")
+        provenance = provenance_of(document, check_screening(document, shown, force))
+        version, added = self._store(policy, name, source, sha256, progress, provenance)
         return IngestResult(version, not added, time.perf_counter() - started, requested_name=name,
                             warning=loss_warning_of(document))
 

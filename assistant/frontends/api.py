@@ -1,0 +1,327 @@
+"""`assistant serve`: a small local HTTP API over one warm engine (FastAPI + uvicorn; docs/api.md).
+
+Every command from the CLI is a new process that loads five models (seconds); the server loads them once
+and answers in milliseconds. `create_app(assistant)` builds the app around an engine (tests pass one with
+preloaded models); `serve` runs it. The engine is not thread-safe, so every engine call runs on one worker
+thread, one at a time (`EngineWorker`). The server refuses requests from web pages (a foreign `Origin`)
+unless `--allow-origin` names them, answers only requests addressed to a loopback name when it listens on
+one, and never reads a file on the server by path: ingest takes an http(s) URL or an uploaded file.
+"""
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import socket
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from functools import partial
+from typing import Annotated, Any, TypeVar
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from assistant.engine import Assistant
+from assistant.foundation.errors import AssistantError, StoreError, UnknownPolicyError
+from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
+from assistant.frontends.render import ingest_message, policy_row, removal_message
+from assistant.understanding.validation import validate_question
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+UPLOAD_OVERHEAD = 64 * 1024  # bytes a multipart request may carry besides the file (boundaries, fields)
+T = TypeVar("T")
+log = logging.getLogger("uvicorn.error")
+
+
+class EngineWorker:
+    """Runs engine calls on one thread, one after the other: the engine is not thread-safe (its SQLite
+    connection belongs to the thread that opened it, its caches are unguarded)."""
+
+    def __init__(self, assistant: Assistant) -> None:
+        self.assistant = assistant
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine")
+
+    async def run(self, call: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, partial(call, *args))
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=False, cancel_futures=True)
+
+
+class AskRequest(BaseModel):
+    question: str = Field(description=f"The question, in plain English (at most {MAX_QUESTION_CHARS} characters).")
+    policy: str | None = Field(None, description="Policy name (optional when only one is stored).")
+    version: int | None = Field(None, description="Policy version (default: latest).")
+    top: int = Field(3, ge=1, le=20, description="How many evidence sentences to return.")
+
+
+def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_only: bool = True,
+               load_models: bool = True, threads: int | None = None) -> FastAPI:
+    """The API over `assistant`. `allowed_origins`: web origins whose pages may call it (with CORS headers);
+    `local_only`: answer only requests whose Host is a loopback name (against DNS rebinding);
+    `load_models`: load every model before listening, so the first question is fast; `threads`: torch's
+    intra-op threads on the engine's thread (`assistant serve`: 1 — a question's inputs are a few dozen
+    tokens, and on a busy machine two spinning threads made each question 30 times slower, docs/benchmarks.md)."""
+    worker = EngineWorker(assistant)
+    home = str(assistant.settings.home.expanduser().resolve())
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if threads:
+            await worker.run(_use_threads, threads)
+        if load_models:
+            started = time.perf_counter()
+            await worker.run(assistant.load_models)
+            log.info("Models loaded in %.1f s; store %s.", time.perf_counter() - started, home)
+        yield
+        worker.close()
+
+    app = FastAPI(title="Privacy assistant", version="1", lifespan=lifespan,
+                  description="Ask questions about privacy policies; answers quote and cite the policy. "
+                              "One engine, one request at a time. See docs/api.md.")
+    app.state.served = Counter()  # "METHOD /path" → requests let through the guard (tests prove use with it)
+    _add_error_handlers(app)
+    if allowed_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=list(allowed_origins),
+                           allow_methods=["GET", "POST", "DELETE"], allow_headers=["Content-Type"])
+    app.add_middleware(RequestGuard, allowed_origins=frozenset(allowed_origins), local_only=local_only,
+                       max_body=assistant.settings.max_bytes + UPLOAD_OVERHEAD, served=app.state.served)
+
+    @app.get("/health", summary="Whether the server runs, and the store it serves")
+    async def health() -> dict[str, str]:
+        """Answered at once, without waiting for the engine. `home` is the store's resolved folder: the CLI
+        uses the server only when it is its own `ASSISTANT_HOME`."""
+        return {"status": "ok", "home": home}
+
+    @app.get("/policies", summary="The stored policies, as `assistant policies --json` lists them")
+    async def policies() -> list[dict[str, Any]]:
+        return [policy_row(summary) for summary in await worker.run(assistant.policies)]
+
+    @app.delete("/policies/{name}", summary="Delete a stored policy and all its versions")
+    async def remove(name: str) -> dict[str, Any]:
+        removed = await worker.run(assistant.remove, _utf8(name, "policy name"))
+        return {"name": name, "removed": removed, "message": removal_message(name, removed)}
+
+    @app.post("/ingest", summary="Store a policy from an http(s) URL or an uploaded file")
+    async def ingest(
+        url: Annotated[str | None, Form(description="An http(s) URL to fetch (or send `file`).")] = None,
+        file: Annotated[UploadFile | None, File(description="A policy file: .html, .htm, .md, .txt or .pdf.")] = None,
+        name: Annotated[str | None, Form(description="Name to store it under (default: from the file or URL).")] = None,
+        force: Annotated[bool, Form(description="Store it even if it is not an English privacy policy.")] = False,
+    ) -> dict[str, Any]:
+        """A URL is fetched as `assistant ingest URL` does; a file is read from the upload, never from a path
+        on the server. Uploads are limited to the server's `ASSISTANT_MAX_BYTES`."""
+        name = _utf8(name, "policy name")
+        if (url is None) == (file is None):
+            raise AssistantError("Send either a url field or a file to ingest (one of them).")
+        if file is not None:
+            content = await file.read()
+            result = await worker.run(assistant.ingest_upload, content, file.filename or "", name, None, force)
+        else:
+            result = await worker.run(assistant.ingest_url, _http_url(url), name, None, force)
+        version = result.version
+        return {"name": version.name, "version": version.version, "sections": version.n_sections,
+                "sentences": version.n_sentences, "unchanged": result.unchanged, "repaired": result.repaired,
+                "seconds": round(result.seconds, 3), "message": ingest_message(result),
+                "warning": result.warning}
+
+    @app.post("/ask", summary="Answer a question, as `assistant ask --json` prints it")
+    async def ask(request: AskRequest) -> dict[str, Any]:
+        policy = _utf8(request.policy, "policy name")
+
+        def answer() -> dict[str, Any]:
+            validate_question(request.question)  # first, as the CLI does
+            chosen = assistant.choose_policy(policy)
+            return assistant.ask(request.question, policy=chosen, version=request.version,
+                                 top_k=request.top).to_dict()
+
+        return await worker.run(answer)
+
+    @app.get("/label", summary="The privacy label, as `assistant label --json` prints it")
+    async def label(policy: Annotated[str | None, Query(description="Policy name (optional when only one).")] = None,
+                    version: Annotated[int | None, Query(description="Policy version (default: latest).")] = None,
+                    ) -> dict[str, Any]:
+        policy = _utf8(policy, "policy name")
+        return await worker.run(lambda: assistant.label(assistant.choose_policy(policy), version).to_dict())
+
+    return app
+
+
+def _use_threads(threads: int) -> None:
+    import torch  # lazy: the models import it anyway; here on the engine's own thread
+
+    torch.set_num_threads(threads)
+
+
+class RequestGuard:
+    """Refuses, before any work: a request from a web page whose origin was not allowed (403), one addressed to
+    another host name when the server listens on a loopback address (403: DNS rebinding), and a body larger
+    than an upload may be (413, from its Content-Length or as it arrives). Counts what it lets through."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: frozenset[str], local_only: bool, max_body: int,
+                 served: Counter) -> None:
+        self.app = app
+        self.allowed_origins = allowed_origins
+        self.local_only = local_only
+        self.max_body = max_body
+        self.served = served
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        host = headers.get("host", "")
+        origin = headers.get("origin")
+        if self.local_only and not is_loopback(_host_name(host)):
+            await _refuse(scope, receive, send, 403, f"This server answers only requests addressed to "
+                          f"127.0.0.1 or localhost, not {host or 'no host'}.")
+            return
+        if origin is not None and origin not in self.allowed_origins and origin != f"http://{host}":
+            await _refuse(scope, receive, send, 403, f"Requests from web pages at {origin} are refused: start "
+                          f"the server with --allow-origin {origin} to allow them.")
+            return
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_body:
+            await _refuse(scope, receive, send, 413, self._too_large())
+            return
+        self.served[f"{scope['method']} {scope['path']}"] += 1
+        await self.app(scope, self._limited(receive), send)
+
+    def _limited(self, receive: Receive) -> Receive:
+        received = 0
+
+        async def receive_within_limit() -> Message:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > self.max_body:  # FastAPI passes an HTTPException raised while it reads the body on
+                raise HTTPException(413, self._too_large())
+            return message
+
+        return receive_within_limit
+
+    def _too_large(self) -> str:
+        return (f"The request is larger than the server's {self.max_body - UPLOAD_OVERHEAD}-byte limit on "
+                "uploads (ASSISTANT_MAX_BYTES).")
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
+    await JSONResponse({"error": message}, status_code=status)(scope, receive, send)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` (an address to listen on) is reachable from this machine only."""
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _host_name(host: str) -> str:
+    """The name in a Host header, without its port ("[::1]:8765" → "::1")."""
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _http_url(url: str) -> str:
+    """`url` if it is an http(s) URL; a path on the server (or any other scheme) is refused."""
+    if urlsplit(url.strip()).scheme.lower() not in ("http", "https"):
+        raise AssistantError(f"Ingest takes an http(s) URL or an uploaded file, not {url!r}: the server never "
+                             "reads its own files by path.")
+    return url.strip()
+
+
+def _utf8(value: str | None, what: str) -> str | None:
+    """`value`, or a one-line error when it holds lone surrogates (JSON can carry them; no store can)."""
+    if value is not None:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise AssistantError(f"The {what} is not valid UTF-8 text; retype it.") from None
+    return value
+
+
+def _status(error: AssistantError) -> int:
+    if isinstance(error, UnknownPolicyError):
+        return 404
+    if isinstance(error, StoreError):
+        return 409  # the store's state (read-only, locked, damaged index: `assistant repair`) prevents it
+    return 400
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Every refusal is JSON of one line, {"error": "..."}, as the CLI prints it after `error: `."""
+
+    @app.exception_handler(AssistantError)
+    async def assistant_error(_: Request, error: AssistantError) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=_status(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "request"
+        message = " ".join(str(first.get("msg", "invalid")).split())
+        return JSONResponse({"error": f"Invalid request: {where}: {message}."}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def fault(_: Request, error: Exception) -> JSONResponse:  # a bug: uvicorn logs the traceback
+        return JSONResponse({"error": f"Internal error ({type(error).__name__}); see the server's log."},
+                            status_code=500)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        messages = {404: f"No such endpoint: {request.url.path} (see /docs).",
+                    405: f"{request.method} is not allowed on {request.url.path} (see /docs)."}
+        return JSONResponse({"error": messages.get(error.status_code, str(error.detail))},
+                            status_code=error.status_code, headers=error.headers)
+
+
+def check_origin(origin: str) -> str:
+    """A web origin as browsers send it (scheme://host[:port]), or a one-line error."""
+    parts = urlsplit(origin.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/") or parts.query:
+        raise AssistantError(f"--allow-origin {origin!r} is not a web origin such as http://localhost:3000.")
+    return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
+def check_port_free(host: str, port: int) -> None:
+    """A one-line error when `port` cannot be listened on (another server has it)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise AssistantError(f"Cannot listen on {host}:{port} ({error.strerror or error}); is another "
+                                 "server running there? Choose another port with --port.") from None
+
+
+def serve(settings: Settings, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+          allowed_origins: Sequence[str] = (), threads: int = 1, say: Callable[[str], None] = print) -> None:
+    """Load the models, then answer on host:port until interrupted (`threads`: see `create_app`)."""
+    import uvicorn  # lazy: only the server needs it
+
+    origins = [check_origin(origin) for origin in allowed_origins]
+    check_port_free(host, port)
+    local_only = is_loopback(host)
+    app = create_app(Assistant(settings), origins, local_only=local_only, threads=threads)
+    shown = f"[{host}]" if ":" in host else host
+    say(f"Serving the store {settings.home} on http://{shown}:{port} (API docs: /docs) once the models are "
+        "loaded; Ctrl-C stops it.")
+    if not local_only:
+        say(f"warning: {host} is not a loopback address: anyone who can reach it can use the API, "
+            "without a password.")
+    uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
