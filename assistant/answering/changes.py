@@ -90,7 +90,7 @@ class PolicyDiff:
     from_version: int
     to_version: int
     unchanged: int  # sentences found identical in both
-    issues: list[IssueChanges]  # practice categories first, then by number of material changes
+    issues: list[IssueChanges]  # practice categories first, by number of material changes; "No category" last
     facet_changes: list[FacetChange] = field(default_factory=list)
     facets_compared: int = 0  # how many facets were compared (0: none, the glance was not run)
 
@@ -217,7 +217,7 @@ def _group(changes: list[SentenceChange]) -> list[IssueChanges]:
     for change in sorted(changes, key=lambda c: c.position):
         groups.setdefault(change.issue, []).append(change)
     return [IssueChanges(issue, items) for issue, items in sorted(
-        groups.items(), key=lambda g: (g[0] not in PRACTICES, -sum(c.material for c in g[1]), g[0]))]
+        groups.items(), key=lambda g: (g[0] not in PRACTICES, g[0] == NO_CATEGORY, -sum(c.material for c in g[1]), g[0]))]
 
 
 def _said(verdict: str, sentence: int | None) -> str:

@@ -284,8 +284,7 @@ def diff(
     to_version: Annotated[int | None, typer.Option("--to", min=1, help="The newer version (default: latest).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the changes as JSON.")] = False,
 ) -> None:
-    """What changed between two versions of a policy: sentences added, removed and reworded by issue, and
-    the facets whose answer changed, each flagged material or editorial."""
+    """What changed between two versions: sentences added, removed, reworded (by issue) and facets changed."""
     result = _assistant().diff(_text_argument(name, "policy name"), from_version, to_version)
     if as_json:
         _print_json(result.to_dict())

@@ -93,7 +93,7 @@ def render_label(label: PrivacyLabel) -> Group:
     return Group(glance, _label_sections(label)) if label.glance else Group(_label_sections(label))
 
 
-QUOTE_CHARS = 90  # a quote in a comparison cell is cut to about this many characters
+QUOTE_CHARS = 140  # a quote in a comparison cell is cut at a word before this many characters
 
 
 def short_quote(text: str | None, sentence_id: int | None, limit: int = QUOTE_CHARS) -> str:
