@@ -19,6 +19,9 @@ from assistant.store.database import PolicySummary, Store
 from assistant.understanding.validation import validate_question
 
 if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads on first use below
+    from assistant.answering.across import AnswersAcross
+    from assistant.answering.changes import PolicyDiff
+    from assistant.answering.compare import Comparison
     from assistant.answering.pipeline import AnswerPipeline
     from assistant.answering.ranking import EvidenceRanking
     from assistant.answering.selection import SelectionParameters
@@ -228,6 +231,33 @@ class Assistant:
         label.glance = glance(self.answer_pipeline, stored)
         return label
 
+    def compare(self, policies: list[str], facet: str | None = None) -> Comparison:
+        """The latest versions of `policies` side by side, facet by facet (only `facet`, when given): each
+        one's glance, the facets where they differ first."""
+        from assistant.answering.compare import PolicyGlance, check_facet, compare  # lazy: see the module docstring
+        from assistant.answering.profile import glance  # lazy: see the module docstring
+
+        check_facet(facet)
+        versions = [self.version(name) for name in dict.fromkeys(policies)]  # every name checked before any model
+        facets = None if facet is None else [facet]
+        return compare([PolicyGlance(v.name, v.version, glance(self.answer_pipeline, v, facets)) for v in versions])
+
+    def diff(self, policy: str, from_version: int | None = None, to_version: int | None = None) -> PolicyDiff:
+        """What changed between two versions of `policy` (default: the previous version to the latest):
+        sentences added, removed and reworded by issue, and the facets whose verdict changed."""
+        from assistant.answering.changes import diff_versions  # lazy: see the module docstring
+        from assistant.answering.profile import glance  # lazy: see the module docstring
+
+        new = self.version(policy, to_version)
+        if from_version is None and new.version == 1:
+            raise AssistantError(f"Policy '{new.name}' has only version 1 stored: there is nothing to compare it with.")
+        old = self.version(policy, new.version - 1 if from_version is None else from_version)
+        if old.version == new.version:
+            raise AssistantError(f"Both versions are {new.version}: choose two different versions with --from and --to.")
+        return diff_versions(new.name, old.version, new.version, self.store.sentences(old.id),
+                             self.store.sentences(new.id), glance(self.answer_pipeline, old),
+                             glance(self.answer_pipeline, new))
+
     # -- questions --------------------------------------------------------------------------
 
     def ask(self, question: str, policy: str, version: int | None = None, top_k: int = 3) -> Answer:
@@ -240,3 +270,15 @@ class Assistant:
         """The policy's candidate sentences for `question`, best first, or why there are none."""
         validate_question(question)
         return self.answer_pipeline.rank(question, self.version(policy, version))
+
+    def ask_across(self, question: str, policies: list[str] | None = None) -> AnswersAcross:
+        """Answer `question` from the latest version of each of `policies` (default: every stored policy),
+        the policies that answer first (`assistant.answering.across`)."""
+        from assistant.answering.across import order_answers  # lazy: see the module docstring
+
+        validate_question(question)
+        names = list(dict.fromkeys(policies)) if policies is not None else self.policy_names()
+        if not names:
+            raise AssistantError("No policies stored yet: add one with `assistant ingest PATH`.")
+        versions = [self.version(name) for name in names]  # every name checked before any model loads
+        return order_answers(question, [self.answer_pipeline.run(question, v) for v in versions])

@@ -31,3 +31,7 @@ class StoreError(AssistantError):
 
 class DamagedIndexError(StoreError):
     """A policy version's index file is missing, unreadable or does not match its sentences."""
+
+
+class UnknownFacetError(AssistantError):
+    """A facet name that is not one of the label's facets."""

@@ -1,4 +1,5 @@
-"""The `assistant` command line: ingest, policies, remove, ask, label, doctor, repair, serve, eval, train.
+"""The `assistant` command line: ingest, policies, remove, ask, label, compare, diff, doctor, repair, serve,
+eval, train.
 
 Each command imports the engine or the model it needs inside its function, on purpose: torch and
 the models take seconds to import, and `--help` or a bad argument must answer at once. `ask`, `label`
@@ -35,7 +36,10 @@ from assistant.frontends.render import (
     policy_row,
     print_error,
     removal_message,
+    render_across,
     render_answer,
+    render_comparison,
+    render_diff,
     render_label,
     render_policies,
     render_privacyqa_report,
@@ -115,6 +119,8 @@ def ingest(
     with _progress_bar("fetching" if "://" in source else "parsing") as progress:
         result = assistant.ingest(source, name=name, progress=progress, force=force)
     console.print(ingest_message(result))
+    if not result.unchanged and result.version.version > 1:  # a new version of a stored policy: what changed
+        console.print(assistant.diff(result.version.name).summary_line(), soft_wrap=True, markup=False)
     if result.warning:
         err_console.print(Text(f"warning: {result.warning}", style="yellow"), soft_wrap=True)
 
@@ -152,10 +158,15 @@ def ask(
     version: Annotated[int | None, typer.Option(help="Policy version (default: latest).")] = None,
     top: Annotated[int, typer.Option("--top", min=1, max=20, help="How many evidence sentences to show.")] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+    across_all: Annotated[bool, typer.Option("--all", help="Ask every stored policy: a table of verdicts.")] = False,
+    across: Annotated[str | None, typer.Option(
+        "--policies", help="Ask these stored policies (comma-separated names): a table of verdicts.")] = None,
 ) -> None:
     """Answer a question about a stored policy, quoting and citing its sentences."""
     validate_question(question)  # before anything loads: a bad question is answered at once
     policy = _text_argument(policy, "policy name")
+    if across_all or across is not None:
+        return _ask_across(question, across, policy, version, as_json)
     served = _served("POST", "/ask", {"question": question, "policy": policy, "version": version, "top": top})
     if served is None:
         assistant = _assistant()
@@ -217,6 +228,62 @@ def repair() -> None:
         print_error(err_console, f"cannot repair: {refusal}")
     if report.refused:
         raise typer.Exit(code=2)
+
+
+# -- comparing policies and versions (issue 20) -----------------------------------------------
+
+
+def _ask_across(question: str, names: str | None, policy: str | None, version: int | None, as_json: bool) -> None:
+    """`ask --all` / `ask --policies a,b,c`: one question, the latest version of each policy."""
+    if policy is not None or version is not None:
+        raise AssistantError("--all and --policies ask the latest version of several policies: leave out "
+                             "--policy and --version.")
+    chosen = None if names is None else [n.strip() for n in _text_argument(names, "policy names").split(",")
+                                         if n.strip()]
+    if chosen is not None and not chosen:
+        raise AssistantError("--policies needs at least one policy name (comma-separated).")
+    result = _assistant().ask_across(question, chosen)
+    if as_json:
+        _print_json(result.to_dict())
+    else:
+        console.print(render_across(result))
+
+
+@app.command()
+@_friendly_errors
+def compare(
+    policies: Annotated[list[str], typer.Argument(help="Two or more stored policy names.")],
+    facet: Annotated[str | None, typer.Option(help="Compare only this facet (e.g. sale).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+) -> None:
+    """Policies side by side, facet by facet: each one's verdict with its quote, differences first."""
+    from assistant.answering.compare import check_facet  # lazy: see the module docstring
+
+    names = [_text_argument(name, "policy name") for name in policies]
+    if len(dict.fromkeys(n.lower() for n in names)) < 2:
+        raise AssistantError("Name at least two different stored policies to compare.")
+    result = _assistant().compare(names, check_facet(facet))
+    if as_json:
+        _print_json(result.to_dict())
+    else:
+        console.print(render_comparison(result))
+
+
+@app.command()
+@_friendly_errors
+def diff(
+    name: Annotated[str, typer.Argument(help="Policy name.")],
+    from_version: Annotated[int | None, typer.Option(
+        "--from", min=1, help="The older version (default: the one before --to).")] = None,
+    to_version: Annotated[int | None, typer.Option("--to", min=1, help="The newer version (default: latest).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the changes as JSON.")] = False,
+) -> None:
+    """What changed between two versions: sentences added, removed, reworded (by issue) and facets changed."""
+    result = _assistant().diff(_text_argument(name, "policy name"), from_version, to_version)
+    if as_json:
+        _print_json(result.to_dict())
+    else:
+        console.print(render_diff(result))
 
 
 def _count(n: int, one: str, many: str) -> str:

@@ -17,6 +17,9 @@ from assistant.foundation.controls import escape_controls
 from assistant.foundation.types import Answer, Facts
 
 if TYPE_CHECKING:  # the harness imports the engine (torch), the store FAISS: not needed to draw a report
+    from assistant.answering.across import AnswersAcross
+    from assistant.answering.changes import PolicyDiff
+    from assistant.answering.compare import Comparison
     from assistant.evaluation.privacyqa import PrivacyQAReport
     from assistant.ingest.pipeline import IngestResult
     from assistant.store.database import PolicySummary
@@ -89,6 +92,88 @@ def render_label(label: PrivacyLabel) -> Group:
         word, style = VERDICT_STYLE.get(row.verdict, (row.verdict, ""))
         glance.add_row(Text(row.question), Text(word, style=style), str(row.sentence_id or ""))
     return Group(glance, _label_sections(label)) if label.glance else Group(_label_sections(label))
+
+
+QUOTE_CHARS = 140  # a quote in a comparison cell is cut at a word before this many characters
+
+
+def short_quote(text: str | None, sentence_id: int | None, limit: int = QUOTE_CHARS) -> str:
+    """'“We do not sell …” (s. 40)': the quote cut at a word near `limit`, with its sentence number."""
+    if not text:
+        return ""
+    cut = text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+    return f"“{cut}” (s. {sentence_id})"
+
+
+def _verdict_cell(verdict: str, quote: str | None, sentence_id: int | None) -> Text:
+    word, style = VERDICT_STYLE.get(verdict, (verdict, ""))
+    cell = Text(word, style=style)
+    if quote:
+        cell.append("\n" + short_quote(quote, sentence_id), style="italic")
+    return cell
+
+
+def render_comparison(comparison: Comparison) -> Table:
+    """Facets as rows, policies as columns: each cell the verdict word and a short quote; differing rows first."""
+    table = Table(title="Policies compared (facets where they differ first)", show_lines=True)
+    table.add_column("Facet", overflow="fold")
+    for name, version in zip(comparison.policies, comparison.versions, strict=True):
+        table.add_column(Text(f"{name} (v{version})"), overflow="fold")
+    for row in comparison.facets:
+        facet = Text(row.facet, style="bold" if row.differs else "")
+        facet.append(f"\n{row.question}", style="dim")
+        if row.differs:
+            facet.append("\ndiffers", style="bold magenta")
+        table.add_row(facet, *(_verdict_cell(c.verdict, c.quote, c.sentence_id) for c in row.cells))
+    return table
+
+
+def render_across(result: AnswersAcross) -> Table:
+    """One question, one row per policy: the verdict with its quote, the policies that answer first."""
+    table = Table(title=Text(f"“{result.question}” across {len(result.answers)} policies"), show_lines=True)
+    for column in ("Policy", "Answer", "Confidence"):
+        table.add_column(column, overflow="fold")
+    for answer in result.answers:
+        quote = answer.evidence[0] if answer.evidence and answer.answerable and answer.verdict != "not_stated" else None
+        if answer.verdict is None and not answer.answerable:
+            cell = Text(explain_reason(answer.reason), style="yellow")
+        elif answer.verdict is None:
+            cell = Text(answer.headline or "")
+            if quote:
+                cell.append("\n" + short_quote(quote.text, quote.sentence_id), style="italic")
+        else:
+            cell = _verdict_cell(answer.verdict, quote.text if quote else None, quote.sentence_id if quote else None)
+        table.add_row(Text(f"{answer.policy} (v{answer.version})"), cell, f"{answer.confidence:.2f}")
+    return table
+
+
+def render_diff(diff: PolicyDiff) -> Group:
+    """The facet changes in plain words, then the sentence changes by issue, each marked material or editorial."""
+    heading = Text(f"{diff.policy}: version {diff.from_version} → version {diff.to_version}", style="bold cyan")
+    counts = Text(f"{diff.count('added')} added, {diff.count('removed')} removed, {diff.count('reworded')} reworded, "
+                  f"{diff.unchanged} unchanged sentences; {diff.count(material=True)} material, "
+                  f"{diff.count(material=False)} editorial.", style="dim")
+    parts: list = [heading, counts, Text("Facets (the label's questions)", style="bold")]
+    if diff.facet_changes:
+        parts.extend(Text(f"  MATERIAL  {change.statement()}", style="bold") for change in diff.facet_changes)
+    else:
+        parts.append(Text(f"  No facet changed ({diff.facets_compared} compared).", style="dim"))
+    for group in diff.issues:
+        table = Table(title=Text(group.issue), title_justify="left", show_lines=True)
+        for column in ("Change", "Before", "After"):
+            table.add_column(column, overflow="fold")
+        for change in group.changes:
+            kind = Text(change.kind, style="bold")
+            kind.append("\nmaterial" if change.material else "\neditorial", style="magenta" if change.material else "dim")
+            if change.similarity is not None:
+                kind.append(f"\nsimilarity {change.similarity:.2f}", style="dim")
+            before = Text(f"{change.before_id}. {change.before}", style="red") if change.before else Text("")
+            after = Text(f"{change.after_id}. {change.after}", style="green") if change.after else Text("")
+            table.add_row(kind, before, after)
+        parts.append(table)
+    if not diff.issues:
+        parts.append(Text("No sentence changed.", style="dim"))
+    return Group(*parts)
 
 
 def _label_sections(label: PrivacyLabel) -> Table:
