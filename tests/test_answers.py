@@ -34,6 +34,8 @@ def test_a_merger_is_no_sale_of_your_data_and_opting_out_of_email_is_not_of_ads(
     assert sale.addressed_by("We do not sell, rent or trade your personal information.")
     assert not sale.addressed_by("As we continue to develop our business, we might sell or buy stores, "
                                  "subsidiaries, or business units.")
+    assert not sale.addressed_by("Valve collects the personally identifiable information they provide by creating "
+                                 "a Steam account, by purchasing or selling subscriptions.")  # not data for sale
     assert not opt_out.addressed_by("You may opt out of receiving our newsletter at any time.")
     assert opt_out.addressed_by("You can opt out of interest-based advertising at the NAI's opt-out page.")
 

@@ -56,7 +56,7 @@ FACETS = (
           "sells your personal information", "does not sell your personal information", denials_first=True,
           not_about=_words(r"\b(?:merger|acquisition|acquired|bankruptcy|reorgani[sz]ation|divestiture|"
                            r"(?:sale|sell|sold) (?:of )?(?:all|substantially|some|part|any)|products? (?:we|they) sell|"
-                           r"goods|tickets|business units?|subsidiaries|stores|business transfers?|assets|company)\b")),
+                           r"goods|tickets|subscriptions?|business units?|subsidiaries|stores|business transfers?|assets|company)\b")),
     Facet("sharing_advertisers", _words(r"\badvertis\w*.*\b(?:share|give|pass|disclos\w*)|\b(?:share|give|pass|"
                                         r"disclos\w*)\b.*\badvertis"),
           _words(r"\b(?:advertis\w*|marketing|marketers?|promotional)\b"),
