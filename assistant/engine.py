@@ -140,13 +140,15 @@ class Assistant:
     # -- policies ---------------------------------------------------------------------------
 
     def ingest(self, source: Path | str, name: str | None = None,
-               progress: ProgressCallback | None = None, force: bool = False) -> IngestResult:
+               progress: ProgressCallback | None = None, force: bool = False,
+               source_label: str | None = None) -> IngestResult:
         """Parse, screen, split, embed and store a policy file, or a page fetched from a `scheme://` URL, as a
         new version of `name` (default: the file's stem, or the URL's host without "www."). A document that
-        is not an English privacy policy is refused with the reason unless `force`."""
+        is not an English privacy policy is refused with the reason unless `force`. `source_label` replaces
+        a file's path as the recorded source (an upload's temporary file: `upload:NAME.html`)."""
         if isinstance(source, str) and looks_like_url(source):
             return self.ingest_pipeline.run_url(source, name, progress, force)
-        return self.ingest_pipeline.run(Path(source), name, progress, force)
+        return self.ingest_pipeline.run(Path(source), name, progress, force, source_label)
 
     def store_policy(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
                      progress: ProgressCallback | None = None) -> PolicyVersion:

@@ -50,9 +50,11 @@ class IngestPipeline:
         self.fetch_limits = fetch_limits or FetchLimits(max_bytes)
 
     def run(self, path: Path, name: str | None = None, progress: ProgressCallback | None = None,
-            force: bool = False) -> IngestResult:
+            force: bool = False, source: str | None = None) -> IngestResult:
         """Parse, screen, split, embed, tag and store a policy file as a new version of `name` (default: file
-        stem). `force` stores a document that screening refuses (not a policy, not English, too short)."""
+        stem). `force` stores a document that screening refuses (not a policy, not English, too short).
+        `source` is what the version records as its source and refusals name (default: the file's path;
+        an uploaded file's temporary path means nothing later)."""
         started = time.perf_counter()
         name = validate_name(name if name is not None else path.stem)
         document = load_document(path, self.max_bytes)
@@ -64,9 +66,9 @@ class IngestPipeline:
             return self._unchanged(existing, name, started)
         policy = build_policy(document)
         if not policy.sentences:
-            raise InputFileError(f"{path}: no sentences found in the visible text.")
-        provenance = provenance_of(document, check_screening(document, str(path), force))
-        version, added = self._store(policy, name, str(path.resolve()), sha256, progress, provenance)
+            raise InputFileError(f"{source or path}: no sentences found in the visible text.")
+        provenance = provenance_of(document, check_screening(document, source or str(path), force))
+        version, added = self._store(policy, name, source or str(path.resolve()), sha256, progress, provenance)
         return IngestResult(version, not added, time.perf_counter() - started, requested_name=name,
                             warning=loss_warning_of(document))
 
