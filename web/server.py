@@ -24,7 +24,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from policy_adder import (
-    FORM_OVERHEAD_BYTES, MAX_JSON_BYTES, PolicyAdder, RequestError, parse_form, parse_json, too_large_message,
+    FORM_OVERHEAD_BYTES,
+    MAX_JSON_BYTES,
+    PolicyAdder,
+    RequestError,
+    parse_form,
+    parse_json,
+    too_large_message,
 )
 
 from assistant.foundation.errors import AssistantError
