@@ -7,7 +7,7 @@
 #   scripts/serve.sh shell    action server in the background + `rasa shell` in this terminal
 #
 # Settings (environment): CHAT_HOST (127.0.0.1), ACTIONS_PORT (5055), RASA_PORT (5005),
-# WEB_PORT (8000), ASSISTANT_HOME (the store the actions answer from), RASA_MODEL
+# WEB_PORT (8000), ASSISTANT_HOME (the store the actions answer from and the page adds to), RASA_MODEL
 # (models/privacy-assistant.tar.gz), CHAT_RUN_DIR (.chat-run: pid and log files),
 # CHAT_START_TIMEOUT (seconds, 240), VENV (.venv), RASA_VENV (.venv-rasa).
 # Security (docs/chat.md): CHAT_REST_TOKEN (the REST channel's bearer token; generated per run when

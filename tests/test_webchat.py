@@ -9,7 +9,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from chat_stack import MARKUP_POLICY, ROOT, shared_stack
+from chat_stack import EXAMPLES, MARKUP_POLICY, ROOT, shared_stack
+from policy_server import policy_server
 
 pytestmark = pytest.mark.e2e
 
@@ -146,3 +147,54 @@ def test_script_in_a_policy_sentence_shows_as_text(page, stack):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "webchat-escaping.png"), full_page=True)
     assert page.outside_requests == []  # type: ignore[attr-defined]
+
+
+def test_add_a_policy_by_url_on_the_page_then_ask_about_it(page, stack):
+    """The "Add a policy" form, driven by keyboard: the web server fetches the page from a local server,
+    the status says what was added, the chat switches to it, and answers quote it."""
+    wait_for_greeting(page)
+    try:
+        with policy_server() as pages:
+            pages.pages["/steam/privacy"] = ("text/html; charset=utf-8",
+                                             (EXAMPLES / "steampowered.com.html").read_bytes())
+            before = len(bot_messages(page))
+            page.focus("#add-url")
+            page.keyboard.type(pages.url("/steam/privacy"))
+            page.keyboard.press("Tab")  # the file picker
+            page.keyboard.press("Tab")
+            page.keyboard.type("steam")
+            page.keyboard.press("Tab")
+            assert page.evaluate("document.activeElement.id") == "add-button"
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => document.querySelector('#add-status').textContent.startsWith('Adding…')",
+                                   timeout=TIMEOUT_MS)
+            page.wait_for_function("() => document.querySelector('#add-status').textContent.startsWith('Added')",
+                                   timeout=TIMEOUT_MS)
+        status = page.locator("#add-status").inner_text()
+        assert re.fullmatch(r"Added steam \(\d+ sentences\)\.", status), status
+        assert page.locator("#add-status").get_attribute("aria-live") == "polite"
+        page.wait_for_function(
+            """([before]) => [...document.querySelectorAll('.rw-response .rw-message-text')]
+                             .slice(before).some(m => m.innerText.includes('now answering from steam'))""",
+            arg=[before], timeout=TIMEOUT_MS,
+        )
+        answer = send(page, "Do they use cookies?", "§")
+        assert "steam says" in answer or "Answer (steam)" in answer
+        assert "“" in answer and "cookie" in answer.lower()
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "webchat-add-policy.png"), full_page=True)
+        assert page.outside_requests == []  # type: ignore[attr-defined]
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        remove_policy(stack.home, "steam")  # the stack is shared: its other tests list the policies
+
+
+def remove_policy(home: Path, name: str) -> None:
+    from assistant.store.database import Store
+
+    store = Store(home)
+    try:
+        if name in store.policy_names():
+            store.remove(name)
+    finally:
+        store.close()

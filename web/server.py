@@ -1,22 +1,40 @@
-"""Serve the chat page: index.html, the rasa-webchat bundle from node_modules and a config script.
+"""Serve the chat page: index.html, the rasa-webchat bundle from node_modules and a config script,
+and add policies to the store the chat answers from (`POST /policies`, docs/chat.md).
 
-    python web/server.py [--host 127.0.0.1] [--port 8000] [--rasa-url http://127.0.0.1:5005]
+    python web/server.py [--host 127.0.0.1] [--port 8000] [--rasa-url http://127.0.0.1:5005] [--origin URL ...]
 
-Standard library only. Serves exactly four paths (nothing else under web/ is reachable) with a
-Content-Security-Policy that allows scripts from this page only and connections to the Rasa server
-only, so the page loads nothing from any other host (the widget bundle's @import of a web font is
-removed as it is served).
+Serves exactly four files (nothing else under web/ is reachable) with a Content-Security-Policy
+that allows scripts from this page only and connections to this server and the Rasa server only,
+so the page loads nothing from any other host (the widget bundle's @import of a web font is
+removed as it is served). Run with the engine's environment: adding a policy runs the engine
+(`web/policy_adder.py`) over `ASSISTANT_HOME`.
 """
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import os
 import re
+import sys
+import traceback
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from policy_adder import (
+    FORM_OVERHEAD_BYTES,
+    MAX_JSON_BYTES,
+    PolicyAdder,
+    RequestError,
+    parse_form,
+    parse_json,
+    too_large_message,
+)
+
+from assistant.foundation.errors import AssistantError
+from assistant.foundation.settings import Settings
 
 # The widget's stylesheets @import a web font from a CDN: removed, so the page asks no other host
 # for anything (the widget falls back to the system sans-serif font).
@@ -31,7 +49,9 @@ FILES = {
 }
 
 
-def make_handler(rasa_url: str) -> type[BaseHTTPRequestHandler]:
+def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str]) -> type[BaseHTTPRequestHandler]:
+    """The request handler: the page's files, `POST /policies` (only from `origins`, the page's
+    own) and `GET /policies/progress`."""
     parts = urlsplit(rasa_url)
     ws_url = ("wss" if parts.scheme == "https" else "ws") + f"://{parts.netloc}"
     origin = f"{parts.scheme}://{parts.netloc}"
@@ -40,15 +60,19 @@ def make_handler(rasa_url: str) -> type[BaseHTTPRequestHandler]:
         f"font-src 'self' data:; connect-src 'self' {origin} {ws_url}; base-uri 'none'; form-action 'none'; "
         "frame-ancestors 'none'"
     )
-    config = ("window.CHAT_CONFIG = " + json.dumps({"socketUrl": origin}) + ";\n").encode()
+    config = ("window.CHAT_CONFIG = " + json.dumps({"socketUrl": origin, "maxUploadBytes": adder.max_bytes})
+              + ";\n").encode()
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "privacy-assistant-web"
+        timeout = 60  # seconds a client may take to send a request (an upload's body included)
 
         def do_GET(self) -> None:
             path = urlsplit(self.path).path
             if path == "/config.js":
                 self._send(config, "text/javascript; charset=utf-8")
+            elif path == "/policies/progress":
+                self._send_json(HTTPStatus.OK, adder.progress())
             elif path in FILES:
                 file, content_type = FILES[path]
                 try:
@@ -61,14 +85,67 @@ def make_handler(rasa_url: str) -> type[BaseHTTPRequestHandler]:
             else:
                 self.send_error(HTTPStatus.NOT_FOUND)
 
-        def _send(self, body: bytes, content_type: str) -> None:
-            self.send_response(HTTPStatus.OK)
+        def do_POST(self) -> None:
+            if urlsplit(self.path).path != "/policies":
+                self.close_connection = True
+                self.send_error(HTTPStatus.NOT_FOUND)
+                return
+            try:
+                self._send_json(HTTPStatus.OK, self._add_policy())
+            except RequestError as exc:
+                self.close_connection = True  # the body may be unread
+                self._send_json(exc.status, {"error": str(exc)})
+            except Exception:  # noqa: BLE001 (the page gets one line; the traceback goes to the log)
+                self.log_error("adding a policy failed:\n%s", traceback.format_exc())
+                self.close_connection = True
+                self._send_json(HTTPStatus.INTERNAL_SERVER_ERROR,
+                                {"error": "Adding the policy failed unexpectedly: see the chat page server's log."})
+
+        def _add_policy(self) -> dict:
+            """Check where the request comes from, what it is and how large, before reading it."""
+            if self.headers.get("Origin") not in origins:
+                raise RequestError(HTTPStatus.FORBIDDEN, "Policies can be added only from the chat page itself.")
+            content_type = self.headers.get_content_type()
+            if content_type not in ("application/json", "multipart/form-data"):
+                raise RequestError(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
+                                   "Send the policy's address as application/json or its file as multipart/form-data.")
+            length = self._content_length()
+            if content_type == "application/json" and length > MAX_JSON_BYTES:
+                raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "The request is too large for an address.")
+            if content_type == "multipart/form-data" and length > adder.max_bytes + FORM_OVERHEAD_BYTES:
+                raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, too_large_message(adder.max_bytes))
+            adder.reserve()
+            try:
+                body = self.rfile.read(length)
+                if len(body) < length:
+                    raise RequestError(HTTPStatus.BAD_REQUEST, "The request ended before its declared length.")
+                if content_type == "application/json":
+                    request = parse_json(body)
+                else:
+                    request = parse_form(self.headers["Content-Type"], body, adder.max_bytes)
+                return adder.add(request)
+            finally:
+                adder.release()
+
+        def _content_length(self) -> int:
+            raw = self.headers.get("Content-Length")
+            if raw is None or not raw.strip().isdigit():
+                raise RequestError(HTTPStatus.LENGTH_REQUIRED, "The request must say its length (Content-Length).")
+            return int(raw)
+
+        def _send_json(self, status: HTTPStatus, data: dict) -> None:
+            self._send(json.dumps(data).encode(), "application/json", status)
+
+        def _send(self, body: bytes, content_type: str, status: HTTPStatus = HTTPStatus.OK) -> None:
+            self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Content-Security-Policy", csp)
             self.send_header("X-Content-Type-Options", "nosniff")
             self.send_header("Referrer-Policy", "no-referrer")
             self.send_header("Cache-Control", "no-store")
+            if self.close_connection:
+                self.send_header("Connection", "close")
             self.end_headers()
             self.wfile.write(body)
 
@@ -79,15 +156,36 @@ def make_handler(rasa_url: str) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+def page_origins(host: str, port: int) -> frozenset[str]:
+    """The page's own origins: http://HOST:PORT, and for a loopback host its other loopback names."""
+    names = {host}
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if loopback:
+        names |= {"127.0.0.1", "localhost", "::1"}
+    return frozenset(f"http://[{n}]:{port}" if ":" in n else f"http://{n}:{port}" for n in names)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Serve the privacy assistant's chat page.")
     parser.add_argument("--host", default=os.environ.get("CHAT_HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("WEB_PORT", "8000")))
     parser.add_argument("--rasa-url", default=None, help="The Rasa server (default http://HOST:RASA_PORT).")
+    parser.add_argument("--origin", action="append", default=None,
+                        help="An origin the page is opened from, allowed to add policies (repeatable; "
+                             "default http://HOST:PORT and, on loopback, its other loopback names).")
     args = parser.parse_args()
     rasa_url = args.rasa_url or f"http://{args.host}:{os.environ.get('RASA_PORT', '5005')}"
-    server = ThreadingHTTPServer((args.host, args.port), make_handler(rasa_url))
-    print(f"Chat page on http://{args.host}:{args.port}/ (Rasa server {rasa_url})", flush=True)
+    try:
+        settings = Settings.from_env()
+    except AssistantError as exc:
+        sys.exit(f"error: {exc}")
+    origins = frozenset(o.rstrip("/") for o in args.origin) if args.origin else page_origins(args.host, args.port)
+    server = ThreadingHTTPServer((args.host, args.port), make_handler(rasa_url, PolicyAdder(settings), origins))
+    server.daemon_threads = True
+    print(f"Chat page on http://{args.host}:{args.port}/ (Rasa server {rasa_url}, store {settings.home})", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
