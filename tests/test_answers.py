@@ -65,14 +65,18 @@ def test_headlines_are_sentences_never_fragments(amazon):
 def test_answers_harness_scores_verdicts_on_real_policies(tmp_path, embedder, retriever, policyie, reader):
     from assistant.evaluation.answers import run_answers
 
+    from assistant.foundation.sentences import build_policy
+    from assistant.ingest.parsing import load_document
+
+    sentences = [s.text for s in build_policy(load_document(EXAMPLES / "amazon.com.html", 10**7)).sentences]
     data = tmp_path / "answers.jsonl"
     rows = [
         {"policy_file": "amazon.com.html", "question": "Do they sell my personal information?", "verdict": "no",
-         "evidence": [40]},
+         "evidence": [40], "evidence_text": [sentences[39]]},
         {"policy_file": "amazon.com.html", "question": "Do they use my data to train AI or machine-learning models?",
          "verdict": "not_stated"},
         {"policy_file": "amazon.com.html", "question": "Do they use cookies or similar technologies to track me?",
-         "verdict": "conditional", "evidence": [24]},
+         "verdict": "conditional", "evidence": [24], "evidence_text": [sentences[23]]},
         {"policy_file": "amazon.com.html", "question": "Do they knowingly collect information from children?",
          "verdict": "no", "ambiguous": True},
     ]

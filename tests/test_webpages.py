@@ -187,3 +187,15 @@ def test_cli_warns_when_most_of_a_page_was_left_out_and_policies_json_reports_it
     [listed] = json.loads(run(home, "policies", "--json").stdout)
     assert listed["language"] == "en"
     assert 0 < listed["kept_text_ratio"] < 0.5
+
+
+def test_a_table_of_contents_written_as_plain_lines_is_left_out() -> None:
+    """OPP-115's amazon.com page lists its section titles as plain list items before the sections:
+    they are not policy sentences (a heading returned as an answer answers nothing)."""
+    from tests.conftest import AMAZON
+
+    document = load_document(AMAZON, 10**7)
+    texts = [block.text for block in document.blocks if not block.is_heading]
+    assert "Which Information Can I Access?" not in texts
+    assert any(b.is_heading and b.text == "Which Information Can I Access?" for b in document.blocks)
+    assert any(block.reason == "table of contents" for block in document.extraction.dropped_blocks)

@@ -11,7 +11,8 @@ Scores (percentages), on the items not marked ambiguous:
 - `accuracy`: the answer's `verdict` equals the gold one; a gold `conditional` also accepts `yes`;
 - `by_verdict`: the same per gold verdict;
 - `first_quote_supports`: of the items whose gold verdict is not `not_stated` and that list
-  supporting sentences, how often the answer's first quoted sentence is one of them;
+  supporting sentences, how often the answer's first quoted sentence is one of them (matched by
+  text, `AnswerItem.supported_by`: the sentence numbers move when parsing changes);
 - `not_stated`: precision and recall of answering `not_stated`;
 - `baselines`: `always_yes` (accuracy), and the previous engine's first sentence (the best-ranked
   candidate: its first-quote support, with the verdict "yes" whenever it answered).
@@ -35,6 +36,7 @@ from assistant.foundation.types import ProgressCallback
 
 ANSWERS_FILE = package_path("evaluation", "data", "answers_dev.jsonl")
 VERDICTS = ("yes", "no", "conditional", "not_stated")
+MIN_MATCH_CHARS = 20  # a shorter fragment ("Yes.") matches only exactly
 
 
 @dataclass(frozen=True)
@@ -42,17 +44,27 @@ class AnswerItem:
     policy_file: str
     question: str
     verdict: str
-    evidence: tuple[int, ...] = ()
+    evidence: tuple[int, ...] = ()  # sentence numbers when the set was labelled (for reading it)
     facet: str | None = None
     ambiguous: bool = False
+    evidence_text: tuple[str, ...] = ()  # those sentences' text: what a quote is matched against
+
+    def supported_by(self, quote: str | None) -> bool:
+        """Whether a quoted sentence is one of the supporting sentences. Matched by text, not number, so
+        a parser change that adds or merges sentences elsewhere does not move the gold; containment
+        either way allows a sentence split or joined differently."""
+        if not quote:
+            return False
+        return any(quote == gold or (min(len(quote), len(gold)) >= MIN_MATCH_CHARS and (gold in quote or quote in gold))
+                   for gold in self.evidence_text)
 
 
 @dataclass
 class ItemResult:
     item: AnswerItem
     verdict: str | None
-    first_quote: int | None  # sentence number of the first quoted sentence
-    best_ranked: int | None  # the previous engine's first sentence: the best-ranked candidate
+    first_quote: str | None  # the first quoted sentence
+    best_ranked: str | None  # the previous engine's first sentence: the best-ranked candidate
     headline: str = ""
 
     @property
@@ -71,7 +83,7 @@ class AnswersReport:
         by_verdict = defaultdict(list)
         for r in scored:
             by_verdict[r.item.verdict].append(r.correct)
-        supported = [r for r in scored if r.item.verdict != "not_stated" and r.item.evidence]
+        supported = [r for r in scored if r.item.verdict != "not_stated" and r.item.evidence_text]
         said_silent = binary_score((r.verdict == "not_stated", r.item.verdict == "not_stated") for r in scored)
         answered_yes = [r.item.verdict in ("yes", "conditional") for r in scored]
         return {
@@ -80,7 +92,7 @@ class AnswersReport:
             "accuracy": _share([r.correct for r in scored]),
             "by_verdict": {v: {"items": len(by_verdict[v]), "accuracy": _share(by_verdict[v])}
                            for v in VERDICTS if by_verdict[v]},
-            "first_quote_supports": _share([r.first_quote in r.item.evidence for r in supported]),
+            "first_quote_supports": _share([r.item.supported_by(r.first_quote) for r in supported]),
             "first_quote_items": len(supported),
             "not_stated": {"precision": percent(said_silent.precision), "recall": percent(said_silent.recall)},
             "baselines": {
@@ -88,7 +100,7 @@ class AnswersReport:
                 "previous_engine_first_sentence": {
                     "accuracy": _share([_previous_verdict(r) == r.item.verdict or (
                         r.item.verdict == "conditional" and _previous_verdict(r) == "yes") for r in scored]),
-                    "first_quote_supports": _share([r.best_ranked in r.item.evidence for r in supported]),
+                    "first_quote_supports": _share([r.item.supported_by(r.best_ranked) for r in supported]),
                 },
             },
         }
@@ -120,7 +132,7 @@ def load_items(path: Path) -> list[AnswerItem]:
             row = json.loads(line)
             item = AnswerItem(row["policy_file"], row["question"], row["verdict"],
                               tuple(int(n) for n in row.get("evidence") or ()), row.get("facet"),
-                              bool(row.get("ambiguous", False)))
+                              bool(row.get("ambiguous", False)), tuple(str(t) for t in row.get("evidence_text") or ()))
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
             raise AssistantError(f"{path}:{number}: not an answers item ({error}).") from None
         if item.verdict not in VERDICTS:
@@ -154,8 +166,8 @@ def run_answers(data: Path | None = None, policies: Path | None = None, progress
                     progress("asking", done, len(kept))
                 answer = assistant.ask(item.question, policy=_policy_name(item.policy_file))
                 ranking = assistant.rank_evidence(item.question, policy=_policy_name(item.policy_file))
-                best = ranking.ranked[0].sentence.ordinal if ranking.reason is None and ranking.ranked else None
-                first = answer.evidence[0].sentence_id if answer.evidence else None
+                best = ranking.ranked[0].sentence.text if ranking.reason is None and ranking.ranked else None
+                first = answer.evidence[0].text if answer.evidence else None
                 results.append(ItemResult(item, answer.verdict, first, best, answer.headline))
         finally:
             if "store" in assistant.__dict__:

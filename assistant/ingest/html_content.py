@@ -40,6 +40,8 @@ from assistant.ingest.parsing import (
 )
 
 _WORD = re.compile(r"\w+")
+_MIN_TOC_LINES = 3  # a table of contents written as plain lines: at least this many heading lines in a row
+_TOC_LINE_WORDS = 12
 _NOSCRIPT = re.compile(r"<noscript\b.*?(?:</noscript\s*>|$)", re.IGNORECASE | re.DOTALL)
 _UNSEEN_TAGS = frozenset({"script", "style", "template", "head", "noscript", "iframe"})
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden|(?<![-\w])(?:max-)?height\s*:\s*0(?![.\d])",
@@ -96,7 +98,7 @@ def parse_page(html: str) -> Document:
     for event, node in _walk(root, atoms=_HEADING_TAGS | {"table", "button", "summary"}):
         builder.handle(event, node)
     builder.flush()
-    blocks, duplicates = _drop_repeats(builder.blocks, dropped)
+    blocks, duplicates = _drop_repeats(_drop_listed_headings(builder.blocks, dropped), dropped)
     kept = sum(words_in(block.text) for block in blocks)
     listed = tuple(sorted(dropped, key=lambda block: -block.words)[:_DROPPED_LISTED])
     return Document(title or builder.first_h1, blocks, Extraction(kept, visible, listed, duplicates))
@@ -269,6 +271,38 @@ def _drop_tables_of_contents(root: LexborNode, tree: LexborHTMLParser, dropped: 
 
 def _key(text: str) -> str:
     return " ".join(_WORD.findall(text.lower()))
+
+
+def _heading_key(text: str) -> str:
+    """A heading's words without its numbering: "1. INFORMATION WE COLLECT" → "information we collect"."""
+    return " ".join(word for word in _WORD.findall(text.lower()) if not word.isdigit())
+
+
+def _drop_listed_headings(blocks: list[Block], dropped: list[DroppedBlock]) -> list[Block]:
+    """Leave out a table of contents written as plain lines (no links): a run of at least
+    `_MIN_TOC_LINES` short lines, each repeating one of the page's headings."""
+    headings = {_heading_key(block.text) for block in blocks if block.is_heading}
+    headings |= {_heading_key(part) for block in blocks for part in block.section_path}
+    headings.discard("")
+
+    def listed(block: Block) -> bool:
+        return (not block.is_heading and len(block.text.split()) <= _TOC_LINE_WORDS
+                and _heading_key(block.text) in headings)
+
+    kept: list[Block] = []
+    start = 0
+    while start < len(blocks):
+        end = start
+        while end < len(blocks) and listed(blocks[end]):
+            end += 1
+        if end - start >= _MIN_TOC_LINES:
+            text = " ".join(block.text for block in blocks[start:end])
+            dropped.append(DroppedBlock(text[:_SHOWN_CHARS], words_in(text), "table of contents"))
+            start = end
+        else:
+            kept.append(blocks[start])
+            start += 1
+    return kept
 
 
 # --------------------------------------------------------------------------- walking
