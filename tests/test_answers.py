@@ -64,7 +64,6 @@ def test_headlines_are_sentences_never_fragments(amazon):
 
 def test_answers_harness_scores_verdicts_on_real_policies(tmp_path, embedder, retriever, policyie, reader):
     from assistant.evaluation.answers import run_answers
-
     from assistant.foundation.sentences import build_policy
     from assistant.ingest.parsing import load_document
 
