@@ -68,14 +68,16 @@ def test_answers_harness_scores_verdicts_on_real_policies(tmp_path, embedder, re
     from assistant.ingest.parsing import load_document
 
     sentences = [s.text for s in build_policy(load_document(EXAMPLES / "amazon.com.html", 10**7)).sentences]
+    selling = next(s for s in sentences if "not in the business of selling" in s)
+    cookies = next(s for s in sentences if s.startswith('For example, like many Web sites, we use "cookies,"'))
     data = tmp_path / "answers.jsonl"
     rows = [
         {"policy_file": "amazon.com.html", "question": "Do they sell my personal information?", "verdict": "no",
-         "evidence": [40], "evidence_text": [sentences[39]]},
+         "evidence": [40], "evidence_text": [selling]},
         {"policy_file": "amazon.com.html", "question": "Do they use my data to train AI or machine-learning models?",
          "verdict": "not_stated"},
         {"policy_file": "amazon.com.html", "question": "Do they use cookies or similar technologies to track me?",
-         "verdict": "conditional", "evidence": [24], "evidence_text": [sentences[23]]},
+         "verdict": "conditional", "evidence": [24], "evidence_text": [cookies]},
         {"policy_file": "amazon.com.html", "question": "Do they knowingly collect information from children?",
          "verdict": "no", "ambiguous": True},
     ]
