@@ -15,3 +15,7 @@ class UnknownPolicyError(AssistantError):
 
 class InvalidQuestionError(AssistantError):
     """The question is empty or too long."""
+
+
+class IngestLimitError(InputFileError):
+    """The policy exceeds an ingest limit (sentences, HTML nesting depth, time); the store is unchanged."""
