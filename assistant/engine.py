@@ -85,7 +85,7 @@ class Assistant:
 
     @cached_property
     def ingest_pipeline(self) -> IngestPipeline:
-        return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes)
+        return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes, self.settings.limits)
 
     @cached_property
     def _tagging(self) -> SentenceTagging:

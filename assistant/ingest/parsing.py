@@ -10,8 +10,11 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from assistant.foundation.errors import InputFileError
+from assistant.foundation.errors import IngestLimitError, InputFileError
+from assistant.foundation.limits import DEFAULT_MAX_HTML_DEPTH
+from assistant.foundation.text import CONTROL_CHARACTERS
 from assistant.foundation.types import Block, Document
+from assistant.ingest.nesting import measure_nesting
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
@@ -40,8 +43,13 @@ _BOLD_TAGS = frozenset({"strong", "b", "u"})
 _ITEM_TAGS = frozenset({"li", "td", "th", "dt", "dd", "caption"})
 
 _SEGMENT_SEPARATOR = re.compile(r"\|{3,}")  # OPP-115 joins segments with "|||"
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
+# Invisible characters are dropped; control characters (raw or from entities such as &#27;) become spaces.
+_CLEAN = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff")) | dict.fromkeys(map(ord, CONTROL_CHARACTERS), " ")
+# Reopening misnested formatting elements (<b id=1>...<b id=500> then <p>x</p> many times) creates
+# elements without tags: more than this many beyond the number of tags is refused as misnested.
+_MAX_REOPENED = 10_000
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape decodes it
 _META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _HTML_SNIFF = re.compile(
     r"<(?:!doctype\s+html|html|head|body|meta|title|p|div|br|span|table|ul|ol|li|h[1-6]|strong|b|a)\b",
@@ -58,31 +66,49 @@ _SMALL_WORDS = frozenset(
 # --------------------------------------------------------------------------- loading
 
 
-def load_document(path: Path, max_bytes: int) -> Document:
+def load_document(path: Path, max_bytes: int, max_html_depth: int = DEFAULT_MAX_HTML_DEPTH) -> Document:
     """Validate a policy file and parse it according to its suffix (or content)."""
     raw = _read_bytes(path, max_bytes)
     text = _decode(raw, path)
     if not text.strip():
         raise _input_error(path, "the file is empty (it contains only whitespace)")
     suffix = path.suffix.lower()
-    if suffix in HTML_SUFFIXES or (suffix not in MARKDOWN_SUFFIXES | TEXT_SUFFIXES and _looks_like_html(text)):
-        document = parse_html(text)
-    elif suffix in MARKDOWN_SUFFIXES:
-        document = parse_markdown(text)
-    else:
-        document = parse_text(text)
+    try:
+        if suffix in HTML_SUFFIXES or (suffix not in MARKDOWN_SUFFIXES | TEXT_SUFFIXES and _looks_like_html(text)):
+            document = parse_html(text, max_html_depth)
+        elif suffix in MARKDOWN_SUFFIXES:
+            document = parse_markdown(text, max_html_depth)
+        else:
+            document = parse_text(text)
+    except HtmlNestingError as error:
+        raise HtmlNestingError(_input_error(path, error.reason).args[0], error.reason) from None
     if not document.blocks:
         raise _input_error(path, "no visible text was found after removing markup, scripts and navigation")
     return document
 
 
 def _input_error(path: Path, reason: str) -> InputFileError:
-    shown = re.sub(r"[\x00-\x1f\x7f]", "?", str(path))
+    shown = re.sub(r"[\x00-\x1f\x7f-\x9f]", "?", str(path))
     return InputFileError(f"Cannot ingest policy file {shown}: {reason}.")
 
 
+class HtmlNestingError(IngestLimitError):
+    """The HTML nests (or misnests) its elements too deeply to parse in reasonable time."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 def _read_bytes(path: Path, max_bytes: int) -> bytes:
-    """Return the file's bytes after checking that it is a non-empty regular file within the limit."""
+    """Return the file's bytes after checking that it is a non-empty regular file within the limit,
+    and not a symbolic link that leads out of its own folder (e.g. to /etc/passwd)."""
+    if path.is_symlink():
+        target, folder = path.resolve(), path.parent.resolve()
+        if not target.is_relative_to(folder):
+            raise _input_error(path, "it is a symbolic link to a file outside its folder; "
+                                     "copy the policy into the folder to ingest it")
+        path = target
     try:
         info = path.stat()
     except (FileNotFoundError, NotADirectoryError):
@@ -116,7 +142,7 @@ def _too_large(path: Path, max_bytes: int) -> InputFileError:
 
 
 def _decode(raw: bytes, path: Path) -> str:
-    """Decode bytes as UTF-8 (BOM aware), then the declared <meta> charset, then cp1252/latin-1."""
+    """Decode bytes as UTF-16 (with its BOM) or by `_decode_8bit`; refuse binary files."""
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             text = raw.decode("utf-16")
@@ -132,15 +158,25 @@ def _decode(raw: bytes, path: Path) -> str:
 
 
 def _decode_8bit(raw: bytes) -> str:
+    """UTF-8, keeping every valid sequence and marking each invalid byte as U+FFFD, unless the file is
+    clearly not UTF-8: no byte-order mark, and either no valid multi-byte sequence at all or more
+    invalid bytes than valid multi-byte sequences. Such a file is decoded with its declared <meta>
+    charset (if it names a legacy one), else cp1252, as browsers do; undecodable bytes become U+FFFD."""
+    text = raw.decode("utf-8-sig", errors="surrogateescape")  # an invalid byte -> one lone surrogate
+    invalid = len(_ESCAPED_BYTE.findall(text))
+    if not invalid:
+        return text
+    valid_multibyte = len(text) - len(text.encode("ascii", errors="ignore")) - invalid
+    if raw.startswith(codecs.BOM_UTF8) or 0 < invalid <= valid_multibyte:
+        return _ESCAPED_BYTE.sub("\ufffd", text)
     match = _META_CHARSET.search(raw[:_SNIFF_BYTES])
-    declared = [match.group(1).decode("ascii")] if match else []
-    declared = [name for name in declared if not name.lower().startswith(("utf-16", "utf-32"))]  # as browsers do
-    for encoding in ["utf-8-sig", *declared, "cp1252"]:
+    declared = match.group(1).decode("ascii").lower() if match else ""
+    if declared and not declared.startswith(("utf-8", "utf8", "utf-16", "utf-32")):  # (as browsers do)
         try:
-            return raw.decode(encoding)
-        except (UnicodeDecodeError, LookupError):
-            continue
-    return raw.decode("latin-1")
+            return raw.decode(declared, errors="replace")
+        except LookupError:
+            pass
+    return raw.decode("cp1252", errors="replace")
 
 
 def _control_share(text: str) -> float:
@@ -161,8 +197,8 @@ def _looks_like_html(text: str) -> bool:
 
 
 def _collapse(text: str) -> str:
-    """Collapse whitespace runs to single spaces, drop invisible characters and strip."""
-    return " ".join(text.translate(_INVISIBLE).split())
+    """Collapse whitespace runs to single spaces, drop invisible and control characters, and strip."""
+    return " ".join(text.translate(_CLEAN).split())
 
 
 def _section_name(heading: str) -> str:
@@ -235,8 +271,14 @@ def _is_plain_heading(text: str) -> bool:
 # --------------------------------------------------------------------------- HTML
 
 
-def parse_html(html: str) -> Document:
-    """Parse HTML best-effort into blocks with section paths; never fetches or runs anything."""
+def parse_html(html: str, max_depth: int = DEFAULT_MAX_HTML_DEPTH) -> Document:
+    """Parse HTML best-effort into blocks with section paths; never fetches or runs anything.
+
+    Refuses (`HtmlNestingError`), before parsing, HTML that nests elements deeper than `max_depth`
+    or misnests formatting elements so that the parser would recreate them without end: building
+    such a tree takes time that grows with the square of the input.
+    """
+    _check_nesting(html, max_depth)
     tree = LexborHTMLParser(html)
     builder = _HtmlBlocks()
     root = tree.root
@@ -245,6 +287,19 @@ def parse_html(html: str) -> Document:
             builder.handle(event, node)
     builder.flush()
     return Document(title=_html_title(tree) or builder.first_h1, blocks=builder.blocks)
+
+
+def _check_nesting(html: str, max_depth: int) -> None:
+    nesting = measure_nesting(html, max_depth=max_depth, max_reopened=_MAX_REOPENED)
+    if nesting.depth > max_depth:
+        reason = (f"its HTML nests elements more than {max_depth} levels deep (raise the limit with the "
+                  "ASSISTANT_MAX_HTML_DEPTH environment variable)")
+    elif nesting.reopened > _MAX_REOPENED + nesting.tags:
+        reason = (f"its HTML leaves formatting tags open so that a parser would recreate over {_MAX_REOPENED} "
+                  "elements that are not in the file")
+    else:
+        return
+    raise HtmlNestingError(f"Cannot parse this HTML: {reason}.", reason)
 
 
 def _html_title(tree: LexborHTMLParser) -> str | None:
@@ -355,9 +410,9 @@ class _HtmlBlocks:
 # --------------------------------------------------------------------------- Markdown
 
 
-def parse_markdown(text: str) -> Document:
+def parse_markdown(text: str, max_html_depth: int = DEFAULT_MAX_HTML_DEPTH) -> Document:
     """Render CommonMark (plus tables) to HTML and parse that."""
-    return parse_html(MarkdownIt("commonmark").enable("table").render(text))
+    return parse_html(MarkdownIt("commonmark").enable("table").render(text), max_html_depth)
 
 
 # --------------------------------------------------------------------------- plain text
