@@ -238,3 +238,12 @@ def test_build_policy_refuses_more_sentences_than_the_limit() -> None:
     assert len(build_policy(document, max_sentences=30).sentences) == 30
     with pytest.raises(IngestLimitError, match="more than 29 sentences.*ASSISTANT_MAX_SENTENCES"):
         build_policy(document, max_sentences=29)
+
+
+def test_sentence_limit_stops_splitting_a_huge_paragraph_early() -> None:
+    from assistant.foundation.errors import IngestLimitError
+
+    text = "We do. " * 20_000
+    assert len(split_sentences(text, stop_above=100)) <= 2_000  # stopped after a few pieces
+    with pytest.raises(IngestLimitError, match="more than 100 sentences"):
+        build_policy(Document(title=None, blocks=[Block(text.strip(), ())]), max_sentences=100)

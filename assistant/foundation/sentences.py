@@ -48,19 +48,26 @@ def _segmenter() -> pysbd.Segmenter:
     return pysbd.Segmenter(language="en", clean=False, char_span=True)
 
 
-def split_sentences(text: str, max_chars: int = DEFAULT_MAX_PARAGRAPH_CHARS) -> list[Span]:
+def split_sentences(text: str, max_chars: int = DEFAULT_MAX_PARAGRAPH_CHARS, stop_above: int | None = None
+                    ) -> list[Span]:
     """Split `text` into sentence spans (start, end), stripped, covering every non-space character once.
 
     Linear in the length of `text`: pysbd's cost grows with the square of what it is given, so a text
     longer than `max_chars` is split piece by piece (`_pieces`), and no sentence is longer than that.
+    With `stop_above`, stops early (returning only the first sentences) once there are more than that.
     """
     spans: list[Span] = []
+    check_at = stop_above
     for piece_start, piece_end in _pieces(text, max_chars):
         piece = text[piece_start:piece_end]
         starts = _sentence_starts(piece)
         bounds = [*starts[1:], len(piece)] if starts else []
         spans.extend(_strip(text, piece_start + start, piece_start + end)
                      for start, end in zip(starts, bounds, strict=True))
+        if check_at is not None and len(spans) > check_at:  # (merging joins some: checked at doubling counts)
+            if len(merged := _merge(text, spans, max_chars)) > check_at:
+                return merged
+            check_at = 2 * len(spans)
     return _merge(text, spans, max_chars)
 
 
@@ -180,7 +187,8 @@ def build_policy(document: Document, max_sentences: int | None = None,
         if section:
             sections.setdefault(section)
         if not block.is_heading:
-            for start, end in split_sentences(text, max_paragraph_chars):
+            remaining = None if max_sentences is None else max_sentences - len(sentences)
+            for start, end in split_sentences(text, max_paragraph_chars, stop_above=remaining):
                 sentences.append(Sentence(len(sentences) + 1, text[start:end], offset + start, offset + end, section))
             if max_sentences is not None and len(sentences) > max_sentences:
                 raise IngestLimitError(
