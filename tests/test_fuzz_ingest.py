@@ -10,8 +10,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
 from assistant.foundation.errors import AssistantError
 from assistant.foundation.sentences import build_policy
 from assistant.foundation.text import has_controls

@@ -113,7 +113,6 @@ def test_cli_reports_a_limit_as_one_error_line(tmp_path):
         timeout=300, check=False,
     )
     assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [
-        "error: The policy has more than 5 sentences, the most one ingest accepts (raise the limit with the "
-        "ASSISTANT_MAX_SENTENCES environment variable)."
-    ]
+    expected = ("error: The policy has more than 5 sentences, the most one ingest accepts (raise the limit with "
+                "the ASSISTANT_MAX_SENTENCES environment variable).")
+    assert result.stderr.strip().splitlines() == [expected]

@@ -426,7 +426,7 @@ def test_one_invalid_byte_in_a_short_file_is_not_binary(tmp_path: Path) -> None:
 def test_mostly_invalid_utf8_is_decoded_as_legacy(tmp_path: Path) -> None:
     """Clearly not UTF-8: a declared legacy charset wins over an accidental valid UTF-8 sequence."""
     greek = '<meta charset="iso-8859-7"><p>αβγ δεζ ηθι</p>'.encode("iso-8859-7")
-    greek += b"<p>" + "é".encode("utf-8") + b"</p>"  # one valid multi-byte sequence, nine invalid bytes
+    greek += b"<p>" + "é".encode() + b"</p>"  # one valid multi-byte sequence, nine invalid bytes
     assert texts(load_document(write(tmp_path, "greek.html", greek), MAX)) == ["αβγ δεζ ηθι", "Γ©"]
     latin = write(tmp_path, "latin.txt", "Données personnelles, société, 30 jours.".encode("latin-1"))
     assert texts(load_document(latin, MAX)) == ["Données personnelles, société, 30 jours."]

@@ -86,10 +86,8 @@ def _pieces(text: str, max_chars: int) -> Iterator[Span]:
 
 def _last_end(pattern: re.Pattern[str], text: str, start: int, end: int) -> int | None:
     """The end of the last match of `pattern` within text[start:end], if any."""
-    last = None
-    for last in pattern.finditer(text, start, end):  # noqa: B007 (the loop keeps the last match)
-        pass
-    return last.end() if last else None
+    ends = [match.end() for match in pattern.finditer(text, start, end)]
+    return ends[-1] if ends else None
 
 
 def _strip(text: str, start: int, end: int) -> Span:

@@ -69,6 +69,8 @@ _SPECIAL_REOPENING = frozenset({"applet", "marquee", "object", "area", "br", "em
 # Start tags after which the parser ignores a <frameset> (as it does after text).
 _ENDS_FRAMESET_OK = frozenset("li dd dt pre listing img br hr input button select textarea iframe embed applet "
                               "marquee object keygen wbr area xmp image".split())
+_LIST_ITEMS = {"li": ("li", "li stop"), "dt": ("dl", "dl stop"), "dd": ("dl", "dl stop")}  # (group, stops)
+_HTML_ENCODING = re.compile(r"text/html|application/xhtml\+xml", re.IGNORECASE)
 _NOAHS_ARK = 3  # the parser keeps at most three identical formatting elements to reopen
 # The spec's scopes: an element is "in scope" when no boundary element is open above it.
 _SCOPE = frozenset({"applet", "caption", "html", "table", "td", "th", "marquee", "object", "template"}) | _INTEGRATION_NAMES
@@ -285,7 +287,7 @@ class _OpenElements:
 
 def _html_annotation(name: str, attributes: str) -> bool:
     """MathML's annotation-xml holding HTML is an integration point."""
-    return name == "annotation-xml" and re.search(r"text/html|application/xhtml\+xml", attributes, re.I) is not None
+    return name == "annotation-xml" and _HTML_ENCODING.search(attributes) is not None
 
 
 @dataclass(frozen=True)
@@ -358,21 +360,10 @@ def _start_tag(stack: _OpenElements, name: str, attributes: str) -> None:
         if stack.nearest("table") >= 0 or stack.nearest("template") >= 0:  # else the parser ignores it
             _table_part(stack, name)
         return
-    if name == "table" and stack.names and stack.names[-1] in _TABLE_CONTEXT:  # it closes the open table
-        if (table := stack.in_scope("table", "table scope")) >= 0:
-            stack.pop_to(table)
-    if name == "li" and (item := stack.in_scope("li", "li stop")) >= 0:
-        stack.pop_to(item)
-    elif name in ("dt", "dd") and (item := stack.in_scope("dl", "dl stop")) >= 0:
-        stack.pop_to(item)
-    if name in _CLOSES_P and (p := stack.in_scope("p", "button scope")) >= 0:
-        stack.pop_to(p)
-    if name in _HEADINGS and stack.names and stack.names[-1] in _HEADINGS:
-        stack.pop_to(len(stack.names) - 1)
-    elif name in ("option", "optgroup") and stack.names and stack.names[-1] == "option":
-        stack.pop_to(len(stack.names) - 1)
-    elif name == "button" and (button := stack.in_scope("button", "scope")) >= 0:
-        stack.pop_to(button)
+    if (name == "table" and stack.names and stack.names[-1] in _TABLE_CONTEXT  # it closes the open table
+            and (table := stack.in_scope("table", "table scope")) >= 0):
+        stack.pop_to(table)
+    _implied_end_tags(stack, name)
     if name in ("a", "nobr"):
         stack.close_formatting(name)  # an open one is closed first (the adoption agency)
     if name not in _SPECIAL_HTML or name in _SPECIAL_REOPENING:
@@ -382,6 +373,21 @@ def _start_tag(stack: _OpenElements, name: str, attributes: str) -> None:
             stack.push(name, namespace=name)
     elif name not in _VOID:
         stack.push(name, attributes)
+
+
+def _implied_end_tags(stack: _OpenElements, name: str) -> None:
+    """Close what a start tag closes: an open list item, a p, a heading, an option, a button."""
+    if name in _LIST_ITEMS:
+        group, stop = _LIST_ITEMS[name]
+        if (item := stack.in_scope(group, stop)) >= 0:
+            stack.pop_to(item)
+    if name in _CLOSES_P and (p := stack.in_scope("p", "button scope")) >= 0:
+        stack.pop_to(p)
+    top = stack.names[-1] if stack.names else ""
+    if (name in _HEADINGS and top in _HEADINGS) or (name in ("option", "optgroup") and top == "option"):
+        stack.pop_to(len(stack.names) - 1)
+    elif name == "button" and (button := stack.in_scope("button", "scope")) >= 0:
+        stack.pop_to(button)
 
 
 def _table_part(stack: _OpenElements, name: str) -> None:
