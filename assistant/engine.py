@@ -117,7 +117,8 @@ class Assistant:
         timeout = self.settings.fetch_timeout
         limits = FetchLimits(self.settings.max_bytes, connect_timeout=min(CONNECT_TIMEOUT, timeout),
                              total_timeout=timeout)
-        return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes, limits)
+        return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes, limits,
+                              self.settings.limits)
 
     @cached_property
     def _tagging(self) -> SentenceTagging:

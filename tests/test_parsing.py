@@ -207,7 +207,7 @@ def test_malformed_html_parses_best_effort(html: str) -> None:
 
 
 def test_deeply_nested_markup_does_not_hit_recursion_limit() -> None:
-    doc = parse_html("<div>" * 5000 + "Deep text" + "</div>" * 5000)
+    doc = parse_html("<div>" * 5000 + "Deep text" + "</div>" * 5000, max_depth=6000)
     assert texts(doc) == ["Deep text"]
 
 
@@ -403,3 +403,102 @@ def test_plain_title_lines_are_headings_but_sentences_are_not() -> None:
         ("We Never Sell Data.", ("Use of Cookies",), False),
         ("Email Address", ("Use of Cookies",), False),
     ]
+
+
+# --------------------------------------------------------------------------- hostile input
+
+
+def test_one_invalid_byte_keeps_the_rest_of_a_utf8_file(tmp_path: Path) -> None:
+    """Issue 8: one bad byte no longer turns the whole file into cp1252 mojibake."""
+    text = "<p>We’ll keep café data “verbatim” for 30 days \x81 then delete it.</p>"
+    data = text.encode("utf-8").replace(b"\xc2\x81", b"\x81")  # a lone 0x81: invalid UTF-8
+    assert texts(load_document(write(tmp_path, "one-bad.html", data), MAX)) == [
+        "We’ll keep café data “verbatim” for 30 days \ufffd then delete it."
+    ]
+
+
+def test_one_invalid_byte_in_a_short_file_is_not_binary(tmp_path: Path) -> None:
+    """Issue 8: the same byte in a short ASCII file got a valid policy rejected as binary."""
+    path = write(tmp_path, "short.txt", b"We do not sell \x81 data.")
+    assert texts(load_document(path, MAX)) == ["We do not sell \ufffd data."]
+
+
+def test_mostly_invalid_utf8_is_decoded_as_legacy(tmp_path: Path) -> None:
+    """Clearly not UTF-8: a declared legacy charset wins over an accidental valid UTF-8 sequence."""
+    greek = '<meta charset="iso-8859-7"><p>αβγ δεζ ηθι</p>'.encode("iso-8859-7")
+    greek += b"<p>" + "é".encode() + b"</p>"  # one valid multi-byte sequence, nine invalid bytes
+    assert texts(load_document(write(tmp_path, "greek.html", greek), MAX)) == ["αβγ δεζ ηθι", "Γ©"]
+    latin = write(tmp_path, "latin.txt", "Données personnelles, société, 30 jours.".encode("latin-1"))
+    assert texts(load_document(latin, MAX)) == ["Données personnelles, société, 30 jours."]
+
+
+def test_undefined_cp1252_bytes_become_replacement_characters(tmp_path: Path) -> None:
+    path = write(tmp_path, "legacy.txt", b"Caf\xe9 \x8d and \x9d here.")
+    assert texts(load_document(path, MAX)) == ["Café \ufffd and \ufffd here."]
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("entity.html", "<title>T&#27;[2J</title><h2>Sec&#x1b;]0;x&#7;</h2><p>Clear &#27;[2J screen &#155;31m.</p>"),
+        ("raw.html", "<p>We collect your name and email address to run the service.</p>" * 3
+                     + "<p>Raw \x1b[2J escape\x07 and \x9b31m here.\x7f</p>"),
+        ("raw.txt", "RAW HEADING\x1b\n\nWe collect your name and email address to run the service. " * 3
+                    + "Text \x1b[2J with \x08 backspace.\n"),
+        ("entity.md", "# Head&#27;ing\n\nMarkdown &#27;[2J text.\n"),
+    ],
+)
+def test_control_characters_never_reach_blocks(tmp_path: Path, name: str, content: str) -> None:
+    """Issue 6: ESC, BEL, BS, DEL and C1 controls, raw or from entities, become spaces."""
+    document = load_document(write(tmp_path, name, content), MAX)
+    everything = [document.title or "", *texts(document), *(p for b in document.blocks for p in b.section_path)]
+    assert all(not any(ch < " " or "\x7f" <= ch <= "\x9f" for ch in text) for text in everything)
+    assert any("[2J" in text for text in everything)
+
+
+def test_symbolic_link_out_of_its_folder_is_refused(tmp_path: Path) -> None:
+    """Issue 9: a link to /etc/passwd is refused; a link within the folder tree is fine."""
+    folder = tmp_path / "policies"
+    (folder / "sub").mkdir(parents=True)
+    outside = tmp_path / "outside.html"
+    outside.write_text("<p>Secret text.</p>")
+    for link, target in [(folder / "passwd.txt", Path("/etc/passwd")), (folder / "out.html", outside),
+                         (folder / "sub" / "up.html", Path("../../outside.html"))]:
+        link.symlink_to(target)
+        message = assert_input_error(link, "symbolic link to a file outside its folder")
+        assert "Secret" not in message and "root:" not in message
+    (folder / "sub" / "real.html").write_text("<p>Inside text.</p>")
+    (folder / "inside.html").symlink_to(Path("sub/real.html"))
+    assert texts(load_document(folder / "inside.html", MAX)) == ["Inside text."]
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<div><b>x " * 2000,  # unclosed nested tags
+        "<ul><li>x " * 2000,
+        "<div>" * 1000 + "deep" + "</div>" * 1000,  # deep but closed
+        "<table><tr><td>x " * 400,
+        "<span>" * 600 + "<p>text",
+    ],
+)
+def test_html_nested_deeper_than_the_limit_is_refused_before_parsing(tmp_path: Path, html: str) -> None:
+    """Issue 5: 1.1 MB of unclosed nested tags took 179 s to parse; now refused by a linear pre-scan."""
+    message = assert_input_error(write(tmp_path, "deep.html", html), "more than 512 levels deep")
+    assert "ASSISTANT_MAX_HTML_DEPTH" in message
+    assert load_document(write(tmp_path, "deep.html", html), MAX, max_html_depth=50_000).blocks
+
+
+def test_misnested_formatting_that_the_parser_would_recreate_without_end_is_refused(tmp_path: Path) -> None:
+    """300 distinct <b> closed by </p> are reopened in every later paragraph: 35 KB made 19 MB of HTML."""
+    html = "<p>" + "".join(f'<b id="{i}">' for i in range(300)) + "x</p>" + "<p>x</p>" * 4000
+    assert_input_error(write(tmp_path, "reopen.html", html), "recreate over 10000 elements")
+
+
+def test_flat_unclosed_tags_and_the_real_policies_are_within_the_limits(tmp_path: Path) -> None:
+    html = ("<p>Para one. <p>Para <b>two</b>. <ul><li>one <li>two </ul><dl><dt>t <dd>d <dt>u </dl>"
+            "<table><tr><td>a <td>b <tr><td>c </table><select><option>x <option>y </select>") * 1000
+    assert load_document(write(tmp_path, "flat.html", html), MAX).blocks
+    from assistant.ingest.nesting import measure_nesting
+
+    assert max(measure_nesting(path.read_text(errors="replace")).depth for path in policy_files()) < 20

@@ -195,3 +195,55 @@ def test_no_split_before_a_lowercase_continuation():
 def test_brand_names_may_start_a_sentence():
     text = "We support Android. iPhone users can opt out in Settings."
     assert len(split_sentences(text)) == 2
+
+
+# --------------------------------------------------------------------------- hostile input
+
+
+def test_long_paragraph_without_punctuation_is_cut_into_bounded_sentences() -> None:
+    """Issue 5: a 283 KB paragraph without punctuation took 73 s (quadratic in pysbd); now cut at
+    whitespace into pieces of at most max_chars, so the total time is linear (scripts/bench_hostile.py)."""
+    words = "we collect your personal data and share it with partners for advertising purposes".split()
+    text = " ".join(words[i % len(words)] for i in range(20_000))
+    spans = split_sentences(text, max_chars=2_000)
+    assert_exact_cover(text, spans)
+    assert len(spans) > 50 and max(end - start for start, end in spans) <= 2_000
+
+
+def test_long_paragraph_is_cut_at_sentence_ends_where_it_has_them() -> None:
+    text = " ".join(f"Sentence number {i} tells you what we do with data." for i in range(400))
+    assert sentences(text) == [f"Sentence number {i} tells you what we do with data." for i in range(400)]
+    huge_word = "x" * 5_000
+    assert [end - start for start, end in split_sentences(huge_word, max_chars=2_000)] == [2_000, 2_000, 1_000]
+
+
+def test_build_policy_removes_control_characters_and_keeps_offsets_verbatim() -> None:
+    """Issue 6: C0/C1 controls from any parser become spaces before sentences are made."""
+    document = Document(
+        title="Title\x1b[2J",
+        blocks=[Block("Head\x07ing", ("Sec\x9btion",), is_heading=True),
+                Block("We keep \x1b[2J data. Then \x85 we \x00 delete it\x7f.", ("Sec\x9btion",))],
+    )
+    policy = build_policy(document)
+    everything = [policy.title, policy.text, *policy.sections, *(s.text for s in policy.sentences)]
+    assert not any(ch < " " and ch not in "\n\t" or "\x7f" <= ch <= "\x9f" for text in everything for ch in text)
+    assert [s.text for s in policy.sentences] == ["We keep  [2J data.", "Then   we   delete it ."]
+    assert all(policy.text[s.start:s.end] == s.text for s in policy.sentences)
+
+
+def test_build_policy_refuses_more_sentences_than_the_limit() -> None:
+    from assistant.foundation.errors import IngestLimitError
+
+    document = Document(title=None, blocks=[Block(f"We collect data item {i}.", ()) for i in range(30)])
+    assert len(build_policy(document, max_sentences=30).sentences) == 30
+    with pytest.raises(IngestLimitError, match="more than 29 sentences.*ASSISTANT_MAX_SENTENCES"):
+        build_policy(document, max_sentences=29)
+
+
+def test_sentence_limit_stops_splitting_a_huge_paragraph_early() -> None:
+    from assistant.foundation.errors import IngestLimitError
+
+    text = "We do. " * 20_000
+    assert len(split_sentences(text, stop_above=100)) <= 2_000  # stopped after a few pieces
+    with pytest.raises(IngestLimitError, match="more than 100 sentences"):
+        build_policy(Document(title=None, blocks=[Block(text.strip(), ())]), max_sentences=100)

@@ -21,6 +21,10 @@ class InvalidQuestionError(AssistantError):
     """The question is empty or too long."""
 
 
+class IngestLimitError(InputFileError):
+    """The policy exceeds an ingest limit (sentences, HTML nesting depth, time); the store is unchanged."""
+
+
 class FetchError(AssistantError):
     """A policy URL cannot be fetched (bad scheme, DNS, refused, HTTP error, time-out, too large, wrong type...)."""
 

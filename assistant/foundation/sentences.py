@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 import pysbd
 
+from assistant.foundation.errors import IngestLimitError
+from assistant.foundation.limits import DEFAULT_MAX_PARAGRAPH_CHARS
+from assistant.foundation.text import without_controls
 from assistant.foundation.types import Block, Document, ParsedPolicy, Sentence
 
 Span = tuple[int, int]
@@ -19,7 +23,10 @@ _ALWAYS_JOIN = frozenset(
 _JOIN_IF_CONTINUED = frozenset(
     "etc. inc. ltd. co. corp. llc. l.l.c. plc. u.s. u.s.a. u.k. e.u. no. nos. st.".split()
 )
-_TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*$")
+_TERMINALS = tuple(".!?…")
+_CLOSERS = "\"'”’)]"
+_TAIL_CHARS = 64  # a fragment's last word, if it is an abbreviation, and its closing quotes fit in this
+_ENUMERATOR_MAX_CHARS = 8
 _ENUMERATOR_ONLY = re.compile(
     r"(?:\(?(?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{1,6})[.)]|\((?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{1,6})\)|[-*•·‣◦▪])"
 )
@@ -30,6 +37,9 @@ _LOWERCASE_WORD = re.compile(r"[a-z]+(?:[^A-Za-z]|$)")
 _LOWERCASE_ENUMERATOR = re.compile(r"(?:[ivxlc]{1,6}|[a-z])[.)](?:\s|$)")
 _WORD_CHAR = re.compile(r"\w")
 _MIN_WORD_CHARS = 3
+# Where a long paragraph may be cut: after a sentence's final punctuation (and closing quotes) and space.
+_PIECE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+")
+_SPACE = re.compile(r"\s+")
 
 
 @lru_cache(maxsize=1)
@@ -38,13 +48,46 @@ def _segmenter() -> pysbd.Segmenter:
     return pysbd.Segmenter(language="en", clean=False, char_span=True)
 
 
-def split_sentences(text: str) -> list[Span]:
-    """Split `text` into sentence spans (start, end), stripped, covering every non-space character once."""
-    starts = _sentence_starts(text)
-    if not starts:
-        return []
-    bounds = [*starts[1:], len(text)]
-    return _merge(text, [_strip(text, start, end) for start, end in zip(starts, bounds, strict=True)])
+def split_sentences(text: str, max_chars: int = DEFAULT_MAX_PARAGRAPH_CHARS, stop_above: int | None = None
+                    ) -> list[Span]:
+    """Split `text` into sentence spans (start, end), stripped, covering every non-space character once.
+
+    Linear in the length of `text`: pysbd's cost grows with the square of what it is given, so a text
+    longer than `max_chars` is split piece by piece (`_pieces`), and no sentence is longer than that.
+    With `stop_above`, stops early (returning only the first sentences) once there are more than that.
+    """
+    spans: list[Span] = []
+    check_at = stop_above
+    for piece_start, piece_end in _pieces(text, max_chars):
+        piece = text[piece_start:piece_end]
+        starts = _sentence_starts(piece)
+        bounds = [*starts[1:], len(piece)] if starts else []
+        spans.extend(_strip(text, piece_start + start, piece_start + end)
+                     for start, end in zip(starts, bounds, strict=True))
+        if check_at is not None and len(spans) > check_at:  # (merging joins some: checked at doubling counts)
+            if len(merged := _merge(text, spans, max_chars)) > check_at:
+                return merged
+            check_at = 2 * len(spans)
+    return _merge(text, spans, max_chars)
+
+
+def _pieces(text: str, max_chars: int) -> Iterator[Span]:
+    """Cut `text` into consecutive pieces of at most `max_chars`: after the last likely sentence end
+    in the second half of the window, else at the last whitespace, else (one huge word) at the limit."""
+    start = 0
+    while len(text) - start > max_chars:
+        limit = start + max_chars
+        cut = _last_end(_PIECE_END, text, start + max_chars // 2, limit) or _last_end(_SPACE, text, start + 1, limit)
+        cut = cut or limit
+        yield start, cut
+        start = cut
+    yield start, len(text)
+
+
+def _last_end(pattern: re.Pattern[str], text: str, start: int, end: int) -> int | None:
+    """The end of the last match of `pattern` within text[start:end], if any."""
+    ends = [match.end() for match in pattern.finditer(text, start, end)]
+    return ends[-1] if ends else None
 
 
 def _strip(text: str, start: int, end: int) -> Span:
@@ -77,39 +120,43 @@ def _sentence_starts(text: str) -> list[int]:
     return starts
 
 
-def _merge(text: str, spans: list[Span]) -> list[Span]:
-    """Join fragments that pysbd split wrongly (abbreviations, enumerators, tiny pieces)."""
+def _merge(text: str, spans: list[Span], max_chars: int) -> list[Span]:
+    """Join fragments that pysbd split wrongly (abbreviations, enumerators, tiny pieces), never into a
+    sentence longer than `max_chars`. Linear: each test reads only the ends of the two fragments."""
     merged: list[Span] = []
+    words: list[int] = []  # word characters in each merged span
     for span in spans:
-        if merged and _joins_next(text[slice(*merged[-1])], text[slice(*span)]):
+        count = len(_WORD_CHAR.findall(text, *span))
+        if merged and span[1] - merged[-1][0] <= max_chars and _joins_next(text, merged[-1], words[-1], span):
             merged[-1] = (merged[-1][0], span[1])
+            words[-1] += count
         else:
             merged.append(span)
-    if len(merged) > 1 and _is_tiny(text[slice(*merged[-1])]):
+            words.append(count)
+    if len(merged) > 1 and words[-1] < _MIN_WORD_CHARS and merged[-1][1] - merged[-2][0] <= max_chars:
         merged[-2:] = [(merged[-2][0], merged[-1][1])]
     return merged
 
 
-def _joins_next(fragment: str, following: str) -> bool:
-    """Whether `fragment` must be joined with the fragment that follows it."""
-    last_word = fragment.split()[-1].lstrip("([\"'“").lower()
+def _joins_next(text: str, fragment: Span, fragment_words: int, following: Span) -> bool:
+    """Whether `fragment` (with `fragment_words` word characters) must be joined with `following`."""
+    start, end = fragment
+    tail = text[max(start, end - _TAIL_CHARS):end]  # enough for the last word and closing quotes
+    last_word = tail.split()[-1].lstrip("([\"'“").lower() if tail.strip() else ""
     return (
-        _is_tiny(fragment)
-        or _ENUMERATOR_ONLY.fullmatch(fragment) is not None
-        or _TERMINAL.search(fragment) is None
+        fragment_words < _MIN_WORD_CHARS
+        or (end - start <= _ENUMERATOR_MAX_CHARS and _ENUMERATOR_ONLY.fullmatch(text, start, end) is not None)
+        or not tail.rstrip(_CLOSERS).endswith(_TERMINALS)
         or last_word in _ALWAYS_JOIN
-        or (last_word in _JOIN_IF_CONTINUED and _CONTINUATION.match(following) is not None)
-        or (_LOWERCASE_WORD.match(following) is not None and _LOWERCASE_ENUMERATOR.match(following) is None)
+        or (last_word in _JOIN_IF_CONTINUED and _CONTINUATION.match(text, *following) is not None)
+        or (_LOWERCASE_WORD.match(text, *following) is not None
+            and _LOWERCASE_ENUMERATOR.match(text, *following) is None)
     )
-
-
-def _is_tiny(fragment: str) -> bool:
-    return len(_WORD_CHAR.findall(fragment)) < _MIN_WORD_CHARS
 
 
 def policy_from_sentences(sentences: list[str], title: str | None = None) -> ParsedPolicy:
     """A policy whose sentences are given already split (e.g. PrivacyQA's), one per paragraph."""
-    blocks = [Block(" ".join(text.split()), ()) for text in sentences]
+    blocks = [Block(" ".join(without_controls(text).split()), ()) for text in sentences]
     texts, parsed, offset = [], [], 0
     for ordinal, block in enumerate(blocks, start=1):
         parsed.append(Sentence(ordinal, block.text, offset, offset + len(block.text), ""))
@@ -118,8 +165,14 @@ def policy_from_sentences(sentences: list[str], title: str | None = None) -> Par
     return ParsedPolicy(title=title, text="\n\n".join(texts), sections=[], sentences=parsed)
 
 
-def build_policy(document: Document) -> ParsedPolicy:
-    """Join blocks into the cleaned policy text and split non-heading blocks into sentences."""
+def build_policy(document: Document, max_sentences: int | None = None,
+                 max_paragraph_chars: int = DEFAULT_MAX_PARAGRAPH_CHARS) -> ParsedPolicy:
+    """Join blocks into the cleaned policy text and split non-heading blocks into sentences.
+
+    Control characters (`assistant.foundation.text`) become spaces first, so the stored text never
+    holds one and every sentence is text[start:end]. Refuses a policy of more than `max_sentences`
+    sentences as soon as it has counted them, before anything costly is done with them.
+    """
     texts: list[str] = []
     sentences: list[Sentence] = []
     sections: dict[str, None] = {}
@@ -127,15 +180,21 @@ def build_policy(document: Document) -> ParsedPolicy:
     for block in document.blocks:
         if texts:
             offset += 2  # the "\n\n" separator
-        section = " > ".join(block.section_path)
+        text = without_controls(block.text)
+        section = without_controls(" > ".join(block.section_path))
         if section:
             sections.setdefault(section)
         if not block.is_heading:
-            for start, end in split_sentences(block.text):
-                sentences.append(
-                    Sentence(len(sentences) + 1, block.text[start:end], offset + start, offset + end, section,
-                             page=block.page_at(start))
+            remaining = None if max_sentences is None else max_sentences - len(sentences)
+            for start, end in split_sentences(text, max_paragraph_chars, stop_above=remaining):
+                sentences.append(Sentence(len(sentences) + 1, text[start:end], offset + start, offset + end, section,
+                                          page=block.page_at(start)))
+            if max_sentences is not None and len(sentences) > max_sentences:
+                raise IngestLimitError(
+                    f"The policy has more than {max_sentences} sentences, the most one ingest accepts "
+                    "(raise the limit with the ASSISTANT_MAX_SENTENCES environment variable)."
                 )
-        texts.append(block.text)
-        offset += len(block.text)
-    return ParsedPolicy(title=document.title, text="\n\n".join(texts), sections=list(sections), sentences=sentences)
+        texts.append(text)
+        offset += len(text)
+    title = without_controls(document.title) if document.title is not None else None
+    return ParsedPolicy(title=title, text="\n\n".join(texts), sections=list(sections), sentences=sentences)

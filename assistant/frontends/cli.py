@@ -25,9 +25,9 @@ from rich.text import Text
 from assistant.answering.label import PrivacyLabel
 from assistant.corpora import corpus_dir
 from assistant.corpora.privacyqa import LB_DEV_FILE
-from assistant.foundation.controls import escape_json_controls
 from assistant.foundation.errors import AssistantError
 from assistant.foundation.settings import Settings
+from assistant.foundation.text import escape_json_controls
 from assistant.foundation.types import Answer
 from assistant.frontends.client import call_server
 from assistant.frontends.render import (

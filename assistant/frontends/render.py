@@ -13,7 +13,7 @@ from rich.text import Text
 from assistant.answering.label import PrivacyLabel, statement
 from assistant.answering.reasons import explain_reason
 from assistant.evaluation.metrics import Score, percent
-from assistant.foundation.controls import escape_controls
+from assistant.foundation.text import escape_controls
 from assistant.foundation.types import Answer, Facts
 
 if TYPE_CHECKING:  # the harness imports the engine (torch), the store FAISS: not needed to draw a report

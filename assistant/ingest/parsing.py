@@ -9,8 +9,11 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from assistant.foundation.errors import InputFileError
+from assistant.foundation.errors import IngestLimitError, InputFileError
+from assistant.foundation.limits import DEFAULT_MAX_HTML_DEPTH
+from assistant.foundation.text import CONTROL_CHARACTERS
 from assistant.foundation.types import Block, Document
+from assistant.ingest.nesting import measure_nesting
 from assistant.ingest.pdf import PdfError, PdfLine, read_pdf
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
@@ -41,7 +44,12 @@ _BOLD_TAGS = frozenset({"strong", "b", "u"})
 _ITEM_TAGS = frozenset({"li", "td", "th", "dt", "dd", "caption"})
 
 _SEGMENT_SEPARATOR = re.compile(r"\|{3,}")  # OPP-115 joins segments with "|||"
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
+# Invisible characters are dropped; control characters (raw or from entities such as &#27;) become spaces.
+_CLEAN = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff")) | dict.fromkeys(map(ord, CONTROL_CHARACTERS), " ")
+# Reopening misnested formatting elements (<b id=1>...<b id=500> then <p>x</p> many times) creates
+# elements without tags: more than this many beyond the number of tags is refused as misnested.
+_MAX_REOPENED = 10_000
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape decodes it
 _META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _HTML_SNIFF = re.compile(
     r"<(?:!doctype\s+html|html|head|body|meta|title|p|div|br|span|table|ul|ol|li|h[1-6]|strong|b|a)\b",
@@ -58,20 +66,20 @@ _SMALL_WORDS = frozenset(
 # --------------------------------------------------------------------------- loading
 
 
-def load_document(path: Path, max_bytes: int) -> Document:
+def load_document(path: Path, max_bytes: int, max_html_depth: int = DEFAULT_MAX_HTML_DEPTH) -> Document:
     """Validate a policy file and parse it according to its suffix (or content)."""
     raw = _read_bytes(path, max_bytes)
-    return parse_bytes(raw, kind_of(path), path)
+    return parse_bytes(raw, kind_of(path), path, max_html_depth)
 
 
-def parse_upload(raw: bytes, filename: str, max_bytes: int) -> Document:
+def parse_upload(raw: bytes, filename: str, max_bytes: int, max_html_depth: int = DEFAULT_MAX_HTML_DEPTH) -> Document:
     """Check and parse an uploaded file's bytes; `filename` (see `upload_name`) gives its kind, as a suffix does."""
     shown = Path(filename)
     if len(raw) > max_bytes:
         raise _input_error(shown, f"the file is larger than the server's {max_bytes}-byte limit (ASSISTANT_MAX_BYTES)")
     if not raw:
         raise _input_error(shown, "the file is empty (0 bytes)")
-    return parse_bytes(raw, kind_of(shown), shown)
+    return parse_bytes(raw, kind_of(shown), shown, max_html_depth)
 
 
 def upload_name(filename: str) -> str:
@@ -90,7 +98,7 @@ def kind_of(path: Path) -> str:
     return "auto"
 
 
-def parse_bytes(raw: bytes, kind: str, source: Path | str) -> Document:
+def parse_bytes(raw: bytes, kind: str, source: Path | str, max_html_depth: int = DEFAULT_MAX_HTML_DEPTH) -> Document:
     """Parse a policy's bytes as `kind` (see `kind_of`; a fetched page's comes from its content type).
 
     `source` (a path or a URL) names the policy in errors.
@@ -104,25 +112,43 @@ def parse_bytes(raw: bytes, kind: str, source: Path | str) -> Document:
         text = _decode(raw, source)
         if not text.strip():
             raise _input_error(source, "the file is empty (it contains only whitespace)")
-        if kind == "html" or (kind == "auto" and _looks_like_html(text)):
-            document = parse_html(text)
-        elif kind == "markdown":
-            document = parse_markdown(text)
-        else:
-            document = parse_text(text)
+        try:
+            if kind == "html" or (kind == "auto" and _looks_like_html(text)):
+                document = parse_html(text, max_html_depth)
+            elif kind == "markdown":
+                document = parse_markdown(text, max_html_depth)
+            else:
+                document = parse_text(text)
+        except HtmlNestingError as error:
+            raise HtmlNestingError(_input_error(source, error.reason).args[0], error.reason) from None
     if not document.blocks:
         raise _input_error(source, "no visible text was found after removing markup, scripts and navigation")
     return document
 
 
 def _input_error(path: Path | str, reason: str) -> InputFileError:
-    shown = re.sub(r"[\x00-\x1f\x7f]", "?", str(path))
+    shown = re.sub(r"[\x00-\x1f\x7f-\x9f]", "?", str(path))
     what = "policy file" if isinstance(path, Path) else "policy"
     return InputFileError(f"Cannot ingest {what} {shown}: {reason}.")
 
 
+class HtmlNestingError(IngestLimitError):
+    """The HTML nests (or misnests) its elements too deeply to parse in reasonable time."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 def _read_bytes(path: Path, max_bytes: int) -> bytes:
-    """Return the file's bytes after checking that it is a non-empty regular file within the limit."""
+    """Return the file's bytes after checking that it is a non-empty regular file within the limit,
+    and not a symbolic link that leads out of its own folder (e.g. to /etc/passwd)."""
+    if path.is_symlink():
+        target, folder = path.resolve(), path.parent.resolve()
+        if not target.is_relative_to(folder):
+            raise _input_error(path, "it is a symbolic link to a file outside its folder; "
+                                     "copy the policy into the folder to ingest it")
+        path = target
     try:
         info = path.stat()
     except (FileNotFoundError, NotADirectoryError):
@@ -156,7 +182,7 @@ def _too_large(path: Path, max_bytes: int) -> InputFileError:
 
 
 def _decode(raw: bytes, path: Path) -> str:
-    """Decode bytes as UTF-8 (BOM aware), then the declared <meta> charset, then cp1252/latin-1."""
+    """Decode bytes as UTF-16 (with its BOM) or by `_decode_8bit`; refuse binary files."""
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             text = raw.decode("utf-16")
@@ -172,15 +198,25 @@ def _decode(raw: bytes, path: Path) -> str:
 
 
 def _decode_8bit(raw: bytes) -> str:
+    """UTF-8, keeping every valid sequence and marking each invalid byte as U+FFFD, unless the file is
+    clearly not UTF-8: no byte-order mark, and either no valid multi-byte sequence at all or more
+    invalid bytes than valid multi-byte sequences. Such a file is decoded with its declared <meta>
+    charset (if it names a legacy one), else cp1252, as browsers do; undecodable bytes become U+FFFD."""
+    text = raw.decode("utf-8-sig", errors="surrogateescape")  # an invalid byte -> one lone surrogate
+    invalid = len(_ESCAPED_BYTE.findall(text))
+    if not invalid:
+        return text
+    valid_multibyte = len(text) - len(text.encode("ascii", errors="ignore")) - invalid
+    if raw.startswith(codecs.BOM_UTF8) or 0 < invalid <= valid_multibyte:
+        return _ESCAPED_BYTE.sub("\ufffd", text)
     match = _META_CHARSET.search(raw[:_SNIFF_BYTES])
-    declared = [match.group(1).decode("ascii")] if match else []
-    declared = [name for name in declared if not name.lower().startswith(("utf-16", "utf-32"))]  # as browsers do
-    for encoding in ["utf-8-sig", *declared, "cp1252"]:
+    declared = match.group(1).decode("ascii").lower() if match else ""
+    if declared and not declared.startswith(("utf-8", "utf8", "utf-16", "utf-32")):  # (as browsers do)
         try:
-            return raw.decode(encoding)
-        except (UnicodeDecodeError, LookupError):
-            continue
-    return raw.decode("latin-1")
+            return raw.decode(declared, errors="replace")
+        except LookupError:
+            pass
+    return raw.decode("cp1252", errors="replace")
 
 
 def _control_share(text: str) -> float:
@@ -201,8 +237,8 @@ def _looks_like_html(text: str) -> bool:
 
 
 def _collapse(text: str) -> str:
-    """Collapse whitespace runs to single spaces, drop invisible characters and strip."""
-    return " ".join(text.translate(_INVISIBLE).split())
+    """Collapse whitespace runs to single spaces, drop invisible and control characters, and strip."""
+    return " ".join(text.translate(_CLEAN).split())
 
 
 def _section_name(heading: str) -> str:
@@ -275,12 +311,31 @@ def _is_plain_heading(text: str) -> bool:
 # --------------------------------------------------------------------------- HTML
 
 
-def parse_html(html: str) -> Document:
+def parse_html(html: str, max_depth: int = DEFAULT_MAX_HTML_DEPTH) -> Document:
     """Parse a web page's main content into blocks with section paths, with its loss check
-    (`Document.extraction`); never fetches or runs anything."""
+    (`Document.extraction`); never fetches or runs anything.
+
+    Refuses (`HtmlNestingError`), before parsing, HTML that nests elements deeper than `max_depth`
+    or misnests formatting elements so that the parser would recreate them without end: building
+    such a tree takes time that grows with the square of the input.
+    """
     from assistant.ingest.html_content import parse_page  # it builds on this module's outline helpers
 
+    _check_nesting(html, max_depth)
     return parse_page(html)
+
+
+def _check_nesting(html: str, max_depth: int) -> None:
+    nesting = measure_nesting(html, max_depth=max_depth, max_reopened=_MAX_REOPENED)
+    if nesting.depth > max_depth:
+        reason = (f"its HTML nests elements more than {max_depth} levels deep (raise the limit with the "
+                  "ASSISTANT_MAX_HTML_DEPTH environment variable)")
+    elif nesting.reopened > _MAX_REOPENED + nesting.tags:
+        reason = (f"its HTML leaves formatting tags open so that a parser would recreate over {_MAX_REOPENED} "
+                  "elements that are not in the file")
+    else:
+        return
+    raise HtmlNestingError(f"Cannot parse this HTML: {reason}.", reason)
 
 
 # --------------------------------------------------------------------------- Markdown
@@ -289,9 +344,10 @@ def parse_html(html: str) -> Document:
 _FRONT_MATTER = re.compile(r"\A\ufeff?(?:---|\+\+\+)[ \t]*\r?\n.*?\r?\n(?:---|\+\+\+|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 
 
-def parse_markdown(text: str) -> Document:
+def parse_markdown(text: str, max_html_depth: int = DEFAULT_MAX_HTML_DEPTH) -> Document:
     """Render CommonMark (plus tables) to HTML and parse that; YAML (or TOML) front matter is left out."""
-    return parse_html(MarkdownIt("commonmark").enable("table").render(_FRONT_MATTER.sub("", text, count=1)))
+    return parse_html(MarkdownIt("commonmark").enable("table").render(_FRONT_MATTER.sub("", text, count=1)),
+                      max_html_depth)
 
 
 # --------------------------------------------------------------------------- plain text

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assistant.foundation.errors import InputFileError, NotAPolicyError, UnknownPolicyError
+from assistant.foundation.errors import IngestLimitError, InputFileError, NotAPolicyError, UnknownPolicyError
+from assistant.foundation.limits import Deadline, IngestLimits
 from assistant.foundation.sentences import build_policy
+from assistant.foundation.text import has_controls
 from assistant.foundation.types import Document, ParsedPolicy, PolicyVersion, ProgressCallback, Provenance
 from assistant.ingest.fetch import FetchedPage, FetchLimits, default_name, fetch
 from assistant.ingest.html_content import loss_warning
@@ -43,11 +45,14 @@ class IngestPipeline:
     so re-ingesting identical content loads no model."""
 
     def __init__(self, store: Store, tagging: Callable[[], SentenceTagging], max_bytes: int,
-                 fetch_limits: FetchLimits | None = None) -> None:
+                 fetch_limits: FetchLimits | None = None, limits: IngestLimits | None = None) -> None:
+        """`limits` bound what one ingest may cost (`IngestLimits`): what is over one is refused before
+        the costly work, and an ingest that runs past its time budget stops with the store unchanged."""
         self.store = store
         self.tagging = tagging
         self.max_bytes = max_bytes
         self.fetch_limits = fetch_limits or FetchLimits(max_bytes)
+        self.limits = limits or IngestLimits()
 
     def run(self, path: Path, name: str | None = None, progress: ProgressCallback | None = None,
             force: bool = False) -> IngestResult:
@@ -55,9 +60,12 @@ class IngestPipeline:
         stem). `force` stores a document that screening refuses (not a policy, not English, too short)."""
         started = time.perf_counter()
         name = validate_name(name if name is not None else path.stem)
-        document = load_document(path, self.max_bytes)
+        deadline = Deadline(self.limits.max_seconds)
+        document = load_document(path, self.max_bytes, self.limits.max_html_depth)
+        deadline.check("parsing")
         sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
-        return self._run_document(document, sha256, name, str(path), str(path.resolve()), progress, force, started)
+        return self._run_document(document, sha256, name, str(path), str(path.resolve()), progress, force, started,
+                                  deadline)
 
     def run_upload(self, raw: bytes, filename: str, name: str | None = None,
                    progress: ProgressCallback | None = None, force: bool = False) -> IngestResult:
@@ -67,12 +75,16 @@ class IngestPipeline:
         started = time.perf_counter()
         filename = upload_name(filename)
         name = validate_name(name if name is not None else Path(filename).stem)
-        document = parse_upload(raw, filename, self.max_bytes)
+        deadline = Deadline(self.limits.max_seconds)
+        document = parse_upload(raw, filename, self.max_bytes, self.limits.max_html_depth)
+        deadline.check("parsing")
         sha256 = hashlib.sha256(raw).hexdigest()
-        return self._run_document(document, sha256, name, filename, f"upload:{filename}", progress, force, started)
+        return self._run_document(document, sha256, name, filename, f"upload:{filename}", progress, force, started,
+                                  deadline)
 
     def _run_document(self, document: Document, sha256: str, name: str, shown: str, source: str,
-                      progress: ProgressCallback | None, force: bool, started: float) -> IngestResult:
+                      progress: ProgressCallback | None, force: bool, started: float,
+                      deadline: Deadline) -> IngestResult:
         """Store a parsed file as a new version of `name`, unless identical content is stored already.
         `shown` names it in errors; `source` is what the version records."""
         from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the file is checked (see above)
@@ -80,11 +92,12 @@ class IngestPipeline:
         existing = self._latest_or_none(name)
         if existing and existing.sha256 == sha256 and self.store.pipeline(existing) == TAGGING_PIPELINE:
             return self._unchanged(existing, name, started)
-        policy = build_policy(document)
+        policy = build_policy(document, self.limits.max_sentences, self.limits.max_paragraph_chars)
         if not policy.sentences:
             raise InputFileError(f"{shown}: no sentences found in the visible text.")
+        deadline.check("splitting sentences")
         provenance = provenance_of(document, check_screening(document, shown, force))
-        version, added = self._store(policy, name, source, sha256, progress, provenance)
+        version, added = self._store(policy, name, source, sha256, progress, provenance, deadline)
         return IngestResult(version, not added, time.perf_counter() - started, requested_name=name,
                             warning=loss_warning_of(document))
 
@@ -96,10 +109,12 @@ class IngestPipeline:
         may change on every request: tokens, timestamps), so nothing is stored then."""
         started = time.perf_counter()
         name = validate_name(name if name is not None else default_name(url))
+        deadline = Deadline(self.limits.max_seconds)
         page = fetch(url, self.fetch_limits)
-        document = parse_bytes(page.content, page.kind, page.url)
+        document = parse_bytes(page.content, page.kind, page.url, self.limits.max_html_depth)
+        deadline.check("parsing")
         sha256 = hashlib.sha256(page.content).hexdigest()
-        policy = build_policy(document)
+        policy = build_policy(document, self.limits.max_sentences, self.limits.max_paragraph_chars)
         from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the page is checked (see above)
 
         existing = self._latest_or_none(name)
@@ -109,7 +124,7 @@ class IngestPipeline:
         if not policy.sentences:
             raise InputFileError(f"{page.url}: no sentences found in the visible text.")
         provenance = provenance_of(document, check_screening(document, page.url, force), page)
-        version, added = self._store(policy, name, page.url, sha256, progress, provenance)
+        version, added = self._store(policy, name, page.url, sha256, progress, provenance, deadline)
         return IngestResult(version, not added, time.perf_counter() - started, requested_name=name,
                             warning=loss_warning_of(document))
 
@@ -119,12 +134,19 @@ class IngestPipeline:
         return self._store(policy, name, source, sha256, progress)[0]
 
     def _store(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
-               progress: ProgressCallback | None, provenance: Provenance | None = None) -> tuple[PolicyVersion, bool]:
+               progress: ProgressCallback | None, provenance: Provenance | None = None,
+               deadline: Deadline | None = None) -> tuple[PolicyVersion, bool]:
         """Store a new version unless an identical one was stored meanwhile (checked under the
         store's writer lock); says whether it added one."""
         from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the input is checked (see above)
 
-        tagged = self.tagging().run(policy, progress)
+        if len(policy.sentences) > self.limits.max_sentences:  # (build_policy refuses parsed files earlier)
+            raise IngestLimitError(f"The policy has more than {self.limits.max_sentences} sentences, the most one "
+                                   "ingest accepts (raise the limit with the ASSISTANT_MAX_SENTENCES environment "
+                                   "variable).")
+        deadline = deadline or Deadline(self.limits.max_seconds)
+        tagged = self.tagging().run(policy, progress, deadline)
+        deadline.check("tagging")
         return self.store.add_version_if_new(
             name, source, sha256, tagged.policy, SentenceIndex.build(tagged.vectors), TAGGING_PIPELINE, provenance)
 
@@ -172,6 +194,11 @@ def validate_name(name: str) -> str:
     name = " ".join(name.split())
     if not name:
         raise InputFileError("The policy name is empty: pass --name NAME.")
+    if name.startswith("-"):
+        raise InputFileError(f"The policy name {name[:40]!r} starts with '-', which commands would read as an "
+                             "option: pick another --name.")
+    if has_controls(name):
+        raise InputFileError("The policy name contains control characters: pick another --name.")
     if len(name) > MAX_NAME_CHARS:
         raise InputFileError(f"The policy name is over {MAX_NAME_CHARS} characters: pass a shorter --name.")
     return name

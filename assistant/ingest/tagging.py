@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assistant.foundation.encoder import EMBEDDER_NAME
+from assistant.foundation.limits import Deadline
 from assistant.foundation.types import ParsedPolicy, ProgressCallback
 from assistant.models.policyie.model import PolicyIETagger
 from assistant.models.practices.model import PracticeClassifier
@@ -35,15 +36,19 @@ class SentenceTagging:
         self.practices = practices
         self.policyie = policyie
 
-    def run(self, policy: ParsedPolicy, progress: ProgressCallback | None = None) -> TaggedPolicy:
+    def run(self, policy: ParsedPolicy, progress: ProgressCallback | None = None,
+            deadline: Deadline | None = None) -> TaggedPolicy:
+        """`deadline` is checked after every embedding batch and between the stages."""
         texts = [s.text for s in policy.sentences]
         done = 0
+        check = deadline.check if deadline else lambda stage: None
 
         def on_batch(n: int) -> None:
             nonlocal done
             done += n
             if progress:
                 progress("embedding", done, len(texts))
+            check("embedding sentences")
 
         vectors = self.retriever.encode(texts, on_batch=on_batch)
         if progress:
@@ -51,6 +56,7 @@ class SentenceTagging:
         probabilities = self.practices.probabilities(texts)
         categories = self.practices.decide(probabilities)
         labels = self.practices.labels
+        check("tagging practices")
         if progress:
             progress("reading facts", 0, len(texts))
         facts = self.policyie.facts(texts)
