@@ -77,19 +77,26 @@ def test_long_question_near_the_limit_is_answered(cli_home_with_amazon):
 @pytest.fixture(scope="module")
 def hostile_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
     """A store whose policy text holds control characters, as stores written before ingest removed
-    them do (stored through the engine, bypassing the parser)."""
+    them do: ingest now removes them, so they are written into the database afterwards, each in place
+    of a space (the same length: every sentence stays text[start:end])."""
+    import sqlite3
+
     from assistant.engine import Assistant
     from assistant.foundation.sentences import policy_from_sentences
     from assistant.foundation.settings import Settings
 
     home = tmp_path_factory.mktemp("hostile") / "home"
     policy = policy_from_sentences([
-        "We do not sell your personal information\x1b[2J to anyone.",
-        "We keep your data for\x9b2J two years after you close your account.",
+        "We do not sell your personal information [2J to anyone.",
+        "We keep your data for 2J two years after you close your account.",
         "You can delete your account at any time from the settings page.",
     ])
     Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie).store_policy(
         policy, "hostile", "test", "0" * 64)
+    with sqlite3.connect(home / "assistant.sqlite3") as db:
+        for table in ("sentences", "versions"):
+            db.execute(f"UPDATE {table} SET text = replace(replace(text, ' [2J', char(27) || '[2J'), "
+                       "' 2J two', char(155) || '2J two')")
     return home
 
 
