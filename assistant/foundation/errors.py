@@ -1,4 +1,7 @@
 """Errors the assistant reports to users as one line (the CLI exits non-zero on them)."""
+import errno
+
+_DISK_FULL = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
 
 
 class AssistantError(Exception):
@@ -39,3 +42,14 @@ class DamagedIndexError(StoreError):
 
 class UnknownFacetError(AssistantError):
     """A facet name that is not one of the label's facets."""
+
+
+def environment_message(error: OSError) -> str:
+    """One line for a failure of the machine rather than the input: a full disk, a read-only or
+    missing folder (a model library writing a temporary file, say). Nothing has been stored then:
+    the store writes only after everything else succeeded, and reports its own failures."""
+    detail = error.strerror or str(error)
+    if error.errno in _DISK_FULL:
+        return f"The disk is full ({detail}); nothing was stored."
+    where = f" ({error.filename})" if error.filename else ""
+    return f"The system refused a file operation: {detail}{where}; nothing was stored."

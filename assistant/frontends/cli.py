@@ -25,7 +25,7 @@ from rich.text import Text
 from assistant.answering.label import PrivacyLabel
 from assistant.corpora import corpus_dir
 from assistant.corpora.privacyqa import LB_DEV_FILE
-from assistant.foundation.errors import AssistantError
+from assistant.foundation.errors import AssistantError, environment_message
 from assistant.foundation.settings import Settings
 from assistant.foundation.text import escape_json_controls
 from assistant.foundation.types import Answer
@@ -69,6 +69,9 @@ def _friendly_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         except KeyboardInterrupt:
             print_error(err_console, "interrupted; the store is unchanged.")
             raise typer.Exit(code=130) from None
+        except OSError as error:  # the environment outside the store (which reports its own): a full disk...
+            print_error(err_console, environment_message(error))
+            raise typer.Exit(code=2) from None
 
     return wrapper
 

@@ -84,9 +84,23 @@ def count_words(text: str) -> int:
 
 @cache
 def _identifier():
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    """py3langid's identifier, its model read in memory: the library's own loader unpacks the 68 MB
+    model into a temporary file, a disk write on every ingest that fails on a full disk."""
+    import lzma
+    from array import array
+    from io import BytesIO
 
-    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    import numpy as np
+    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+
+    def unsigned(values: np.ndarray) -> array:  # the layout py3langid 0.4.0 (pinned) expects
+        return array({2: "H", 4: "I", 8: "L"}[values.dtype.itemsize], np.ascontiguousarray(values).tobytes())
+
+    with lzma.open(MODEL_DIR / MODEL_FILE) as packed:
+        model = np.load(BytesIO(packed.read()), allow_pickle=False)
+    identifier = LanguageIdentifier(np.asarray(model["ptc"]), np.asarray(model["pc"]), model["classes"].tolist(),
+                                    unsigned(model["nextmove"]), model["out_feat"].tolist(), norm_probs=True,
+                                    tk_row=unsigned(model["nextmove_row"]))
     # Only labels with an ISO 639-1 code (py3langid also knows some ISO 639-3-only languages).
     identifier.set_languages([label for label in identifier.labels if label in LANGUAGE_NAMES or label in _ALIASES])
     return identifier
