@@ -35,7 +35,7 @@ from assistant.engine import Assistant
 from assistant.foundation.errors import AssistantError, StoreError, UnknownPolicyError
 from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
 from assistant.frontends.render import ingest_message, policy_row, removal_message
-from assistant.understanding.validation import validate_question
+from assistant.understanding.validation import require_utf8, validate_question
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -110,7 +110,7 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
 
     @app.delete("/policies/{name}", summary="Delete a stored policy and all its versions")
     async def remove(name: str) -> dict[str, Any]:
-        removed = await worker.run(assistant.remove, _utf8(name, "policy name"))
+        removed = await worker.run(assistant.remove, require_utf8(name, "policy name"))
         return {"name": name, "removed": removed, "message": removal_message(name, removed)}
 
     @app.post("/ingest", summary="Store a policy from an http(s) URL or an uploaded file")
@@ -122,7 +122,7 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
     ) -> dict[str, Any]:
         """A URL is fetched as `assistant ingest URL` does; a file is read from the upload, never from a path
         on the server. Uploads are limited to the server's `ASSISTANT_MAX_BYTES`."""
-        name = _utf8(name, "policy name")
+        name = require_utf8(name, "policy name")
         if (url is None) == (file is None):
             raise AssistantError("Send either a url field or a file to ingest (one of them).")
         if file is not None:
@@ -138,7 +138,7 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
 
     @app.post("/ask", summary="Answer a question, as `assistant ask --json` prints it")
     async def ask(request: AskRequest) -> dict[str, Any]:
-        policy = _utf8(request.policy, "policy name")
+        policy = require_utf8(request.policy, "policy name")
 
         def answer() -> dict[str, Any]:
             validate_question(request.question)  # first, as the CLI does
@@ -152,7 +152,7 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
     async def label(policy: Annotated[str | None, Query(description="Policy name (optional when only one).")] = None,
                     version: Annotated[int | None, Query(description="Policy version (default: latest).")] = None,
                     ) -> dict[str, Any]:
-        policy = _utf8(policy, "policy name")
+        policy = require_utf8(policy, "policy name")
         return await worker.run(lambda: assistant.label(assistant.choose_policy(policy), version).to_dict())
 
     return app
@@ -242,16 +242,6 @@ def _http_url(url: str) -> str:
         raise AssistantError(f"Ingest takes an http(s) URL or an uploaded file, not {url!r}: the server never "
                              "reads its own files by path.")
     return url.strip()
-
-
-def _utf8(value: str | None, what: str) -> str | None:
-    """`value`, or a one-line error when it holds lone surrogates (JSON can carry them; no store can)."""
-    if value is not None:
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise AssistantError(f"The {what} is not valid UTF-8 text; retype it.") from None
-    return value
 
 
 def _status(error: AssistantError) -> int:

@@ -44,7 +44,7 @@ from assistant.frontends.render import (
     render_policies,
     render_privacyqa_report,
 )
-from assistant.understanding.validation import validate_question
+from assistant.understanding.validation import require_utf8, validate_question
 
 app = typer.Typer(
     help="Ask questions about privacy policies and get answers quoted and cited from the policy.",
@@ -117,7 +117,7 @@ def ingest(
         "--force", help="Store it even if it does not look like an English privacy policy.")] = False,
 ) -> None:
     """Store a policy (a new version if its content changed) and index its sentences."""
-    name = _text_argument(name, "policy name")
+    name = require_utf8(name, "policy name")
     assistant = _assistant(max_size, timeout)
     with _progress_bar("fetching" if "://" in source else "parsing") as progress:
         result = assistant.ingest(source, name=name, progress=progress, force=force)
@@ -149,7 +149,7 @@ def policies(
 @_friendly_errors
 def remove(name: Annotated[str, typer.Argument(help="Policy name.")]) -> None:
     """Delete a stored policy and all its versions."""
-    removed = _assistant().remove(_text_argument(name, "policy name"))
+    removed = _assistant().remove(require_utf8(name, "policy name"))
     console.print(removal_message(name, removed))
 
 
@@ -167,7 +167,7 @@ def ask(
 ) -> None:
     """Answer a question about a stored policy, quoting and citing its sentences."""
     validate_question(question)  # before anything loads: a bad question is answered at once
-    policy = _text_argument(policy, "policy name")
+    policy = require_utf8(policy, "policy name")
     if across_all or across is not None:
         return _ask_across(question, across, policy, version, as_json)
     served = _served("POST", "/ask", {"question": question, "policy": policy, "version": version, "top": top})
@@ -189,7 +189,7 @@ def label(
     as_json: Annotated[bool, typer.Option("--json", help="Print the label as JSON.")] = False,
 ) -> None:
     """A privacy "nutrition label" of a stored policy: data collected and shared, with whom, why, how long."""
-    policy = _text_argument(policy, "policy name")
+    policy = require_utf8(policy, "policy name")
     query = {key: value for key, value in (("policy", policy), ("version", version)) if value is not None}
     served = _served("GET", "/label" + (f"?{urlencode(query)}" if query else ""))
     if served is None:
@@ -241,7 +241,7 @@ def _ask_across(question: str, names: str | None, policy: str | None, version: i
     if policy is not None or version is not None:
         raise AssistantError("--all and --policies ask the latest version of several policies: leave out "
                              "--policy and --version.")
-    chosen = None if names is None else [n.strip() for n in _text_argument(names, "policy names").split(",")
+    chosen = None if names is None else [n.strip() for n in require_utf8(names, "policy names").split(",")
                                          if n.strip()]
     if chosen is not None and not chosen:
         raise AssistantError("--policies needs at least one policy name (comma-separated).")
@@ -262,7 +262,7 @@ def compare(
     """Policies side by side, facet by facet: each one's verdict with its quote, differences first."""
     from assistant.answering.compare import check_facet  # lazy: see the module docstring
 
-    names = [_text_argument(name, "policy name") for name in policies]
+    names = [require_utf8(name, "policy name") for name in policies]
     if len(dict.fromkeys(n.lower() for n in names)) < 2:
         raise AssistantError("Name at least two different stored policies to compare.")
     result = _assistant().compare(names, check_facet(facet))
@@ -282,7 +282,7 @@ def diff(
     as_json: Annotated[bool, typer.Option("--json", help="Print the changes as JSON.")] = False,
 ) -> None:
     """What changed between two versions: sentences added, removed, reworded (by issue) and facets changed."""
-    result = _assistant().diff(_text_argument(name, "policy name"), from_version, to_version)
+    result = _assistant().diff(require_utf8(name, "policy name"), from_version, to_version)
     if as_json:
         _print_json(result.to_dict())
     else:
@@ -478,17 +478,6 @@ def train_retriever() -> None:
 def _print_json(data: Any) -> None:
     """Pretty JSON on stdout, non-ASCII kept readable and every control character escaped."""
     sys.stdout.write(escape_json_controls(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
-
-
-def _text_argument(value: str | None, what: str) -> str | None:
-    """`value` unchanged, or a clear error when the shell passed bytes that are not UTF-8 (Python
-    keeps them as lone surrogates, which no tokenizer, database or terminal accepts)."""
-    if value is not None:
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise AssistantError(f"The {what} is not valid UTF-8 text; retype it.") from None
-    return value
 
 
 def _check_split(split: str, allowed: tuple[str, ...]) -> str:
