@@ -11,25 +11,12 @@ from __future__ import annotations
 
 import argparse
 import csv
-import subprocess
 import sys
-import urllib.parse
-import urllib.request
 from pathlib import Path
 
+from pinned_sources import read_pinned
+
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "screening"
-
-
-def from_mirror(mirrors: Path, repository: str, commit: str, path: str) -> bytes:
-    git_dir = mirrors / repository.replace("/", "+") / "repo"
-    return subprocess.run(["git", "-C", str(git_dir), "show", f"{commit}:{path}"],
-                          capture_output=True, check=True).stdout
-
-
-def from_github(repository: str, commit: str, path: str) -> bytes:
-    url = f"https://github.com/{repository}/raw/{commit}/{urllib.parse.quote(path)}"
-    with urllib.request.urlopen(url, timeout=60) as response:
-        return response.read()
 
 
 def main() -> int:
@@ -43,10 +30,7 @@ def main() -> int:
         rows = [row for row in csv.DictReader(handle, delimiter="\t") if row["repository"]]
     for row in rows:
         target = args.corpus / row["file"]
-        if args.mirrors:
-            content = from_mirror(args.mirrors, row["repository"], row["commit"], row["path"])
-        else:
-            content = from_github(row["repository"], row["commit"], row["path"])
+        content = read_pinned(row["repository"], row["commit"], row["path"], args.mirrors)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
     print(f"{len(rows)} documents written under {args.corpus / 'documents'}", file=sys.stderr)

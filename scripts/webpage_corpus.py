@@ -14,25 +14,12 @@ from __future__ import annotations
 
 import argparse
 import csv
-import subprocess
 import sys
-import urllib.parse
-import urllib.request
 from pathlib import Path
 
+from pinned_sources import read_pinned
+
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "webpages"
-
-
-def from_mirror(mirrors: Path, repository: str, commit: str, path: str) -> bytes:
-    git_dir = mirrors / repository.replace("/", "+") / "repo"
-    return subprocess.run(["git", "-C", str(git_dir), "show", f"{commit}:{path}"],
-                          capture_output=True, check=True).stdout
-
-
-def from_github(repository: str, commit: str, path: str) -> bytes:
-    url = f"https://github.com/{repository}/raw/{commit}/{urllib.parse.quote(path)}"
-    with urllib.request.urlopen(url, timeout=60) as response:
-        return response.read()
 
 
 def read_index(corpus: Path = CORPUS) -> list[dict[str, str]]:
@@ -53,10 +40,7 @@ def main() -> int:
         for target, repository, commit, path in (
                 (row["file"], row["repository"], row["commit"], row["path"]),
                 (row["gold"], row["gold_repository"], row["gold_commit"], row["gold_path"])):
-            if args.mirrors:
-                content = from_mirror(args.mirrors, repository, commit, path)
-            else:
-                content = from_github(repository, commit, path)
+            content = read_pinned(repository, commit, path, args.mirrors)
             destination = args.corpus / target
             destination.parent.mkdir(parents=True, exist_ok=True)
             destination.write_bytes(content)
