@@ -90,7 +90,11 @@ async def answer(dispatcher: CollectingDispatcher, style: Style, question: str, 
     except InvalidQuestionError as error:
         dispatcher.utter_message(text=f"{style.text(error)} Please ask one question about the policy.")
         return [SlotSet("pending_question", None)]
-    dispatcher.utter_message(text=formatting.format_answer(result, topics, style))
+    text = formatting.format_answer(result, topics, style)
+    if style.markdown:  # the web page draws a card (web/chat.js)
+        dispatcher.utter_message(json_message=formatting.answer_card(result, topics, text))
+    else:
+        dispatcher.utter_message(text=text)
     return [
         SlotSet("policy", result["policy"]),
         SlotSet("last_answer", json.dumps(result, ensure_ascii=False)),
@@ -208,7 +212,11 @@ class ActionChoosePolicy(EngineAction):
             dispatcher.utter_message(text=message, buttons=_policy_buttons(shown) if policies else [])
             return []
         chosen = next(p for p in policies if p["name"] == matches[0])
-        dispatcher.utter_message(text=formatting.format_chosen(chosen, style))
+        text = formatting.format_chosen(chosen, style)
+        if style.markdown:  # the web page marks the policy active
+            dispatcher.utter_message(json_message=formatting.chosen_card(chosen, text))
+        else:
+            dispatcher.utter_message(text=text)
         events: list[EventType] = [SlotSet("policy", chosen["name"])]
         pending = tracker.get_slot("pending_question")
         if pending:

@@ -285,3 +285,64 @@ def format_label(label: dict, style: Style) -> str:
     note = ("Read by the PolicyIE model from the policy's sentences; ask me about any item to see the "
             "sentences quoted.")
     return style.join([head, style.bullets(lines), note])
+
+
+# -- structured payloads for the web page (socketio) ----------------------------------------------
+#
+# The page (web/chat.js) draws an answer as one card from these fields and shows every string with
+# `textContent`, so policy text goes in as plain text (control characters removed, nothing escaped);
+# `text` is the same reply as Markdown for other socket.io clients.
+
+_PLAIN = Style(markdown=False)
+
+
+def _card_evidence(evidence: Evidence) -> dict:
+    return {"sentence_id": evidence.sentence_id, "section": _PLAIN.text(evidence.section),
+            "text": _PLAIN.text(evidence.text), "citation": _PLAIN.text(evidence.citation()),
+            "page": evidence.page, "score": evidence.score}
+
+
+def _card_headline(answer: dict, evidence: Sequence[Evidence]) -> str:
+    """The card's first line: the engine's direct answer, else what the policy says or why it cannot answer."""
+    policy = _PLAIN.text(answer["policy"])
+    verdict = answer.get("verdict")
+    if not answer["answerable"]:
+        return f"I can't answer that from {policy}. {explain_reason(answer.get('reason'))}"
+    if verdict == "not_stated":
+        return f"I can't answer that from {policy}: it does not say."
+    if verdict in ("yes", "no", "conditional") and answer.get("headline"):
+        return _PLAIN.text(answer["headline"])
+    span = answer.get("span")
+    short = span["text"] if span else answer.get("answer") or ""
+    if evidence and " ".join(short.split()) == " ".join(evidence[0].text.split()):
+        return f"{policy} says:"
+    return f"Answer ({policy}): {_PLAIN.text(short)}"
+
+
+def answer_card(answer: dict, topics: Sequence[str], text: str) -> dict:
+    """An answer as the web page's card: `headline`, the evidence with citations (the first is the
+    quote; the others are "more evidence"), `related` when they are only the closest passages (no
+    answer), the covered `topics` of an unanswerable question, and `text` (the Markdown reply)."""
+    evidence = evidence_of(answer)
+    span = answer.get("span")
+    return {
+        "type": "answer",
+        "question": _PLAIN.text(answer["question"]),
+        "policy": answer["policy"],
+        "version": answer["version"],
+        "verdict": answer.get("verdict"),
+        "headline": _card_headline(answer, evidence),
+        "related": not answer["answerable"] or answer.get("verdict") == "not_stated",
+        "span": ({"sentence_id": span["sentence_id"], "start": span["start"], "end": span["end"]}
+                 if span and evidence and _PLAIN.text(evidence[0].text) == evidence[0].text else None),
+        "evidence": [_card_evidence(item) for item in evidence],
+        "topics": [_PLAIN.text(topic) for topic in topics[:MAX_TOPICS]] if not answer["answerable"] else [],
+        "text": text,
+    }
+
+
+def chosen_card(policy: dict, text: str) -> dict:
+    """The web page's notice that the conversation now answers from `policy` (it shows `text`, the
+    Markdown reply, and marks the policy active)."""
+    return {"type": "policy", "policy": policy["name"], "version": policy["version"],
+            "sentences": policy["sentences"], "text": text}

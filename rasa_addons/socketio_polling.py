@@ -17,6 +17,9 @@ Here:
    refused with 403, so no other web page can open a socket (requests without an Origin header
    are not from a web page and pass).
 
+A custom payload (the web page's answer cards, actions/formatting.py) is sent as `{"custom": payload}`
+in the conversation's room (CustomPayloadSocketIOOutput).
+
 Python 3.11 fixes:
 
 - Sanic 21.12's websocket implementation fails on every received frame under Python 3.11
@@ -42,6 +45,15 @@ from rasa_addons.origins import is_foreign, parse_origins
 from rasa_addons.session_ids import SessionIds
 
 logger = logging.getLogger(__name__)
+
+
+class CustomPayloadSocketIOOutput(SocketIOOutput):
+    """Rasa's socketio output, except that a custom payload (an action's `json_message`) reaches the
+    client as `{"custom": payload}` in the room of the conversation, as every other message does (Rasa
+    passes the payload's keys to `emit` as its arguments instead)."""
+
+    async def send_custom_json(self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any) -> None:
+        await self._send_message(recipient_id, {"custom": json_message})
 
 
 class PollingSocketIOInput(SocketIOInput):
@@ -95,7 +107,7 @@ class PollingSocketIOInput(SocketIOInput):
                 except ValueError:
                     metadata = {}
             message = UserMessage(
-                data.get("message", ""), SocketIOOutput(sio, self.bot_message_evt), session_id,
+                data.get("message", ""), CustomPayloadSocketIOOutput(sio, self.bot_message_evt), session_id,
                 input_channel=self.name(), metadata=metadata,
             )
             await on_new_message(message)

@@ -27,7 +27,8 @@ RASA = ROOT / ".venv-rasa" / "bin" / "rasa"
 RASA_PYTHON = ROOT / ".venv-rasa" / "bin" / "python"
 SOCKETIO_CLIENT = ROOT / "tests" / "socketio_client.py"
 MODEL = ROOT / "models" / "privacy-assistant.tar.gz"
-WEBCHAT = ROOT / "web" / "node_modules" / "rasa-webchat" / "lib" / "index.js"
+WEB_CLIENT = ROOT / "web" / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
+REPLY_TIMEOUT_S = 15  # the page's wait for a reply before it says none came back (test_webchat.py)
 EXAMPLES = ROOT / "examples" / "policies"
 POLICIES = ("amazon.com", "instagram.com")
 MARKUP_POLICY = "markup-test"
@@ -89,6 +90,7 @@ class ChatStack:
         return dict(
             os.environ, CHAT_HOST="127.0.0.1", ACTIONS_PORT=str(self.actions_port), RASA_PORT=str(self.rasa_port),
             WEB_PORT=str(self.web_port), ASSISTANT_HOME=str(self.home), CHAT_RUN_DIR=str(self.run_dir),
+            CHAT_REPLY_TIMEOUT=str(REPLY_TIMEOUT_S),
         )
 
     def say(self, sender: str, text: str, timeout: float = 120) -> list[dict]:
@@ -167,7 +169,7 @@ def free_port() -> int:
 
 def require_chat_setup() -> None:
     """Skip (fail under CI) when the chat front end is not set up: `make chat-test-setup` does it."""
-    missing = [str(p.relative_to(ROOT)) for p in (RASA, MODEL, WEBCHAT) if not p.exists()]
+    missing = [str(p.relative_to(ROOT)) for p in (RASA, MODEL, WEB_CLIENT) if not p.exists()]
     try:
         import rasa_sdk  # noqa: F401
     except ImportError:

@@ -7,7 +7,7 @@ writes one JSON result a line to stdout (tests/chat_stack.py's SocketClient driv
 
     {"op": "session", "id": ID or null}     session_request → {"session_id": the confirmed id}
     {"op": "say", "text": T, "claim": ID}   user_uttered (claiming session ID if given, else the
-                                            confirmed one) → {"messages": the bot's texts}, once a
+                                            confirmed one) → {"messages": the bot's texts (a card's `text`)}, once a
                                             reply has come and nothing more for QUIET_S seconds
     {"op": "drain"}                         → {"messages": what came unasked since the last command}
     {"op": "close"}                         disconnects and exits
@@ -25,12 +25,18 @@ QUIET_S = 2.0
 REPLY_TIMEOUT_S = 120.0
 
 
+def shown_text(message: dict) -> str:
+    """A bot message's text: its `text`, a custom payload's (the web page's cards carry one), else the JSON."""
+    custom = message.get("custom")
+    return message.get("text") or (custom.get("text") if isinstance(custom, dict) else None) or json.dumps(message)
+
+
 def main() -> None:
     url = sys.argv[1]
     messages: queue.Queue[str] = queue.Queue()
     confirmed: queue.Queue[str] = queue.Queue()
     client = socketio.Client(reconnection=False)
-    client.on("bot_uttered", lambda data: messages.put((data or {}).get("text") or json.dumps(data)))
+    client.on("bot_uttered", lambda data: messages.put(shown_text(data or {})))
     client.on("session_confirm", lambda data: confirmed.put(data.get("session_id") if isinstance(data, dict) else data))
     client.connect(url, transports=["polling"], socketio_path="/socket.io", wait_timeout=30)
     session_id = None

@@ -219,8 +219,12 @@ def test_summarize_shows_the_privacy_label_quoting_the_policy(stack):
 def test_web_channel_gets_policy_markup_as_literal_text(stack):
     result = run_action(stack, "action_answer_question", "Do they collect my email address?", "ask_question",
                         slots={"policy": MARKUP_POLICY}, channel="socketio")
-    text = texts(result)
-    assert "&#60;script&#62;" in text and "<script" not in text
+    card = result["responses"][0]["custom"]  # the web page's answer card (actions/formatting.answer_card)
+    assert card["type"] == "answer" and card["policy"] == MARKUP_POLICY and card["evidence"]
+    assert "&#60;script&#62;" in card["text"] and "<script" not in card["text"]  # its Markdown text: escaped
+    quoted = card["evidence"][0]["text"]  # its plain text: as stored (the page shows it with textContent)
+    assert '<script>window.__injected = "script"</script>' in quoted
+    assert card["evidence"][0]["citation"].endswith(f"sentence {card['evidence'][0]['sentence_id']}")
     plain = run_action(stack, "action_answer_question", "Do they collect my email address?", "ask_question",
                        slots={"policy": MARKUP_POLICY}, channel="cmdline")
     assert '<script>window.__injected = "script"</script>' in texts(plain)  # the terminal shows it as stored

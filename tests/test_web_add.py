@@ -208,3 +208,88 @@ def test_other_origins_other_content_types_and_server_paths_are_refused(server):
     status, reply = server.post_json({"url": "http://127.0.0.1:9/policy"})  # nothing listens on port 9
     assert status == 422 and "connection was refused" in reply["error"]
     assert store_snapshot(server.home) == before
+
+
+# -- reading the store: the picker's list and the policy page a citation opens ---------------------
+
+def get(url: str) -> tuple[int, str, str]:
+    """GET: status, content type and body."""
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            return response.status, response.headers["Content-Type"], response.read().decode()
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, error.headers["Content-Type"], error.read().decode()
+
+
+def test_the_policy_page_shows_the_cited_version_escaped_with_linkable_sentences(server, tmp_path, embedder,
+                                                                                  retriever, policyie):
+    from html.parser import HTMLParser
+
+    from chat_stack import MARKUP_POLICY_TEXT
+
+    from assistant.engine import Assistant
+    from assistant.foundation.settings import Settings
+
+    engine = Assistant(Settings(home=server.home), embedder=embedder, retriever=retriever, policyie=policyie)
+    first, second = tmp_path / "markup.txt", tmp_path / "markup2.txt"
+    first.write_text(MARKUP_POLICY_TEXT, encoding="utf-8")
+    second.write_text(MARKUP_POLICY_TEXT + "\nChanges\n\nWe tell you by email when this policy changes.\n",
+                      encoding="utf-8")
+    engine.ingest(first, name="markup", force=True)
+    engine.ingest(second, name="markup", force=True)
+    sentences = {v: engine.store.sentences(engine.version("markup", v).id) for v in (1, 2)}
+    engine.store.close()
+
+    status, kind, body = get(server.origin + "/policies")
+    assert status == 200 and kind == "application/json"
+    listed = {p["name"]: p for p in json.loads(body)["policies"]}
+    assert listed["markup"] == {"name": "markup", "version": 2, "sentences": len(sentences[2])}
+
+    class Sentences(HTMLParser):
+        """Each span#s-N's own text, and every element the page has."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.text: dict[str, str] = {}
+            self.tags: set[str] = set()
+            self.current: str | None = None
+            self.depth = 0
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.add(tag)
+            attrs = dict(attrs)
+            if self.current:
+                self.depth += 1
+            elif (attrs.get("id") or "").startswith("s-"):
+                self.current, self.depth = attrs["id"], 0
+                self.text[self.current] = ""
+
+        def handle_endtag(self, tag):
+            if self.current and self.depth == 0:
+                self.current = None
+            elif self.current:
+                self.depth -= 1
+
+        def handle_data(self, data):
+            if self.current and self.depth == 0:
+                self.text[self.current] += data
+
+    for version in (1, 2):
+        status, kind, body = get(server.origin + f"/policy?name=MARKUP&version={version}")  # names match any case
+        assert status == 200 and kind == "text/html; charset=utf-8"
+        page = Sentences()
+        page.feed(body)
+        assert page.text == {f"s-{s.ordinal}": s.text for s in sentences[version]}  # verbatim, the version cited
+        assert not page.tags & {"script", "img", "b"} and 'href="javascript' not in body
+        assert "&lt;script&gt;" in body and "<script" not in body
+    assert "We tell you by email" not in get(server.origin + "/policy?name=markup&version=1")[2]
+    assert "We tell you by email" in get(server.origin + "/policy?name=markup")[2]  # no version: the latest
+
+    for query, expected in (("name=markup&version=3", 404), ("name=nosuch", 404), ("name=markup&version=0", 400),
+                            ("name=markup&version=x", 400), ("version=1", 400), ("name=", 400)):
+        status, kind, body = get(server.origin + "/policy?" + query)
+        assert status == expected, (query, status)
+        assert kind == "text/html; charset=utf-8" and "<script" not in body
+    status, _, body = get(server.origin + "/policy?name=%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+    assert status == 404 and "<script" not in body and "&lt;script&gt;" in body  # the name is escaped too

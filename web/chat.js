@@ -1,24 +1,338 @@
-// Mounts the rasa-webchat widget (served locally from node_modules by web/server.py) on the page
-// and connects it to the Rasa server's socketio channel; web/server.py writes /config.js.
-// The "Add a policy" form posts a URL (JSON) or a file (multipart) to web/server.py's /policies,
-// shows the ingest's progress, and on success switches the chat to the new policy.
+// The chat page's client: talks to the Rasa server's socketio channel with socket.io-client (served
+// locally by web/server.py as /socket.io.js; /config.js holds the Rasa URL, the upload limit and the
+// reply time-out), draws answers as cards, and adds policies through web/server.py's /policies.
+//
+// Every piece of text from the bot, the policy or the user is put on the page with textContent:
+// nothing received is ever parsed as HTML. The bot's text replies are Markdown whose untrusted
+// punctuation comes as numeric character references (actions/formatting.py); renderMarkdown knows
+// the few constructs the actions write (**bold**, *italic*, `code`, "> " quotes, "- " bullets) and
+// decodes the references into plain text afterwards, so a policy's own "**" or "<b>" stays literal.
 (function () {
+  "use strict";
   var config = window.CHAT_CONFIG || {};
-  var chat = { current: null };  // the widget's handle: sendMessage(payload, shownText)
-  window.WebChat.default({
-    socketUrl: config.socketUrl,
-    socketPath: "/socket.io/",
-    initPayload: "/greet",
-    embedded: true,
-    title: "Privacy assistant",
-    subtitle: "Answers quoted from the policy",
-    inputTextFieldHint: "Ask about the policy…",
-    hideWhenNotConnected: false,
-    showFullScreenButton: false,
-    customMessageDelay: function () { return 150; },
-    params: { storage: "session" },
-    innerRef: chat
-  }, document.getElementById("webchat"));  // the second argument is the element to mount in
+  var SESSION_KEY = "privacy-assistant.session";
+  var POLICY_KEY = "privacy-assistant.policy";
+  var REPLY_TIMEOUT_MS = config.replyTimeoutMs || 30000;
+
+  var log = document.getElementById("log");
+  var banner = document.getElementById("banner");
+  var picker = document.getElementById("policy-picker");
+  var activeName = document.getElementById("active-name");
+  var askForm = document.getElementById("ask-form");
+  var messageField = document.getElementById("message");
+
+  // -- small DOM helpers ---------------------------------------------------------------------------
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function scrollToEnd() { log.scrollTop = log.scrollHeight; }
+
+  function decodeReferences(text) {
+    return text.replace(/&#(\d+);/g, function (_, code) { return String.fromCodePoint(Number(code)); });
+  }
+
+  // Inline Markdown of one line into `parent`: the markers are the actions' own (policy text has none left).
+  function appendInline(parent, line) {
+    var pattern = /\*\*(.+?)\*\*|\*(.+?)\*|`([^`]+)`/g;
+    var last = 0;
+    var match;
+    while ((match = pattern.exec(line)) !== null) {
+      if (match.index > last) parent.appendChild(document.createTextNode(decodeReferences(line.slice(last, match.index))));
+      if (match[1] !== undefined) parent.appendChild(el("strong", "", decodeReferences(match[1])));
+      else if (match[2] !== undefined) parent.appendChild(el("em", "", decodeReferences(match[2])));
+      else parent.appendChild(el("code", "", decodeReferences(match[3])));
+      last = pattern.lastIndex;
+    }
+    if (last < line.length) parent.appendChild(document.createTextNode(decodeReferences(line.slice(last))));
+  }
+
+  // One message of the bot (Rasa sends each paragraph as its own message) as DOM nodes.
+  function renderMarkdown(text) {
+    var fragment = document.createDocumentFragment();
+    var list = null;
+    var quote = null;
+    text.split("\n").forEach(function (line) {
+      if (/^>/.test(line)) {
+        list = null;
+        if (!quote) { quote = el("blockquote"); fragment.appendChild(quote); }
+        var inner = line.replace(/^> ?/, "");
+        if (inner) { var p = el("p"); appendInline(p, inner); quote.appendChild(p); }
+        return;
+      }
+      quote = null;
+      if (/^- /.test(line)) {
+        if (!list) { list = el("ul"); fragment.appendChild(list); }
+        var item = el("li");
+        appendInline(item, line.slice(2));
+        list.appendChild(item);
+        return;
+      }
+      list = null;
+      if (line.trim()) { var paragraph = el("p"); appendInline(paragraph, line); fragment.appendChild(paragraph); }
+    });
+    return fragment;
+  }
+
+  // -- the conversation ------------------------------------------------------------------------------
+
+  var replyBox = null;  // the bot's bubble for the current turn: its messages go together
+  var replyTimer = null;
+  var cardCount = 0;
+
+  function addUser(text) {
+    replyBox = null;
+    var bubble = el("div", "msg user");
+    bubble.appendChild(el("p", "", text));
+    log.appendChild(bubble);
+    scrollToEnd();
+  }
+
+  function botBubble() {
+    if (!replyBox) {
+      replyBox = el("div", "msg bot");
+      log.appendChild(replyBox);
+    }
+    return replyBox;
+  }
+
+  function addNotice(text) {
+    replyBox = null;
+    log.appendChild(el("div", "msg notice", text));
+    scrollToEnd();
+  }
+
+  function policyLink(card, evidence) {
+    var link = el("a", "", evidence.citation);
+    link.href = "/policy?" + new URLSearchParams({ name: card.policy, version: String(card.version) }).toString() +
+                "#s-" + evidence.sentence_id;
+    link.target = "_blank";
+    link.rel = "noopener";
+    link.setAttribute("aria-label", evidence.citation + " (opens the policy at this sentence)");
+    return link;
+  }
+
+  // The quote of one evidence sentence; `span` (code point offsets) marks the short answer inside it.
+  function quoteOf(evidence, span) {
+    var block = el("blockquote", "quote");
+    var p = el("p");
+    var chars = Array.from(evidence.text);
+    p.appendChild(document.createTextNode("“"));
+    if (span && span.sentence_id === evidence.sentence_id && span.end <= chars.length && span.start < span.end) {
+      p.appendChild(document.createTextNode(chars.slice(0, span.start).join("")));
+      p.appendChild(el("strong", "", chars.slice(span.start, span.end).join("")));
+      p.appendChild(document.createTextNode(chars.slice(span.end).join("")));
+    } else {
+      p.appendChild(document.createTextNode(evidence.text));
+    }
+    p.appendChild(document.createTextNode("”"));
+    block.appendChild(p);
+    return block;
+  }
+
+  function citedQuote(parent, card, evidence, span) {
+    parent.appendChild(quoteOf(evidence, span));
+    var cite = el("p", "cite");
+    cite.appendChild(document.createTextNode("— "));
+    cite.appendChild(policyLink(card, evidence));
+    parent.appendChild(cite);
+  }
+
+  // An answer: the headline, the first quote with its citation, and the other passages behind a button.
+  function renderCard(card) {
+    cardCount += 1;
+    var article = el("article", "card");
+    article.setAttribute("aria-label", "Answer from " + card.policy);
+    var verdict = card.related ? "" : (card.verdict || "");
+    article.appendChild(el("p", "headline " + verdict, card.headline));
+    var evidence = card.evidence || [];
+    if (card.topics && card.topics.length) {
+      article.appendChild(el("p", "note", "What " + card.policy + " does cover:"));
+      var topics = el("ul");
+      card.topics.forEach(function (topic) { topics.appendChild(el("li", "", topic)); });
+      article.appendChild(topics);
+    }
+    if (evidence.length && !(card.topics && card.topics.length)) {
+      if (card.related) article.appendChild(el("p", "note", "The closest passage (not an answer):"));
+      citedQuote(article, card, evidence[0], card.span);
+    }
+    var rest = card.topics && card.topics.length ? evidence : evidence.slice(1);
+    if (rest.length) {
+      var listId = "evidence-" + cardCount;
+      var more = el("button", "more", (card.topics && card.topics.length ? "Closest passages" : "More evidence") +
+                    " (" + rest.length + ")");
+      more.type = "button";
+      more.setAttribute("aria-expanded", "false");
+      more.setAttribute("aria-controls", listId);
+      var list = el("ol", "evidence");
+      list.id = listId;
+      list.hidden = true;
+      list.start = card.topics && card.topics.length ? 1 : 2;
+      rest.forEach(function (item) { var li = el("li"); citedQuote(li, card, item, null); list.appendChild(li); });
+      more.addEventListener("click", function () {
+        var open = list.hidden;
+        list.hidden = !open;
+        more.setAttribute("aria-expanded", String(open));
+      });
+      article.appendChild(more);
+      article.appendChild(list);
+    }
+    return article;
+  }
+
+  function choices(replies) {
+    var group = el("div", "choices");
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", "Choices");
+    replies.forEach(function (reply) {
+      var button = el("button", "", reply.title);
+      button.type = "button";
+      button.addEventListener("click", function () { send(reply.payload, reply.title); });
+      group.appendChild(button);
+    });
+    return group;
+  }
+
+  function onBotMessage(message) {
+    if (!message || typeof message !== "object") return;
+    clearTimeout(replyTimer);
+    var bubble = botBubble();
+    var custom = message.custom;
+    if (custom && custom.type === "answer") {
+      bubble.appendChild(renderCard(custom));
+      setActive(custom.policy);
+    } else if (custom && custom.type === "policy") {
+      bubble.appendChild(renderMarkdown(custom.text || ""));
+      setActive(custom.policy);
+    } else if (typeof message.text === "string") {
+      bubble.appendChild(renderMarkdown(message.text));
+    }
+    var replies = message.quick_replies || message.buttons;
+    if (replies && replies.length) bubble.appendChild(choices(replies));
+    scrollToEnd();
+  }
+
+  // -- the connection --------------------------------------------------------------------------------
+
+  var ready = false;  // connected and the session confirmed
+  var socket = window.io(config.socketUrl, {
+    path: "/socket.io/", transports: ["polling"], reconnection: true,
+    reconnectionDelay: 1000, reconnectionDelayMax: 5000, timeout: 10000
+  });
+
+  function unreachable() {
+    ready = false;
+    banner.textContent = "The assistant is not reachable, retrying…";
+  }
+
+  function requestSession() {
+    socket.emit("session_request", { session_id: sessionStorage.getItem(SESSION_KEY) });
+  }
+
+  socket.on("connect", requestSession);
+  socket.on("connect_error", unreachable);
+  socket.on("disconnect", unreachable);
+  socket.on("session_confirm", function (data) {
+    var id = typeof data === "string" ? data : data && data.session_id;
+    var kept = id && id === sessionStorage.getItem(SESSION_KEY);
+    sessionStorage.setItem(SESSION_KEY, id);
+    banner.textContent = "";
+    ready = true;
+    document.body.setAttribute("data-session", kept ? "continued" : "new");
+    if (!kept) {
+      setActive(null);
+      if (log.children.length) addNotice("The assistant was restarted: this is a new conversation. Choose a policy again.");
+      else emit("/greet");
+    } else if (!log.children.length) {
+      addNotice("Your conversation continues" + (activePolicy() ? " on " + activePolicy() : "") + ".");
+    }
+  });
+  socket.on("bot_uttered", onBotMessage);
+
+  function emit(text) {
+    replyBox = null;  // a new turn: its reply gets a bubble of its own
+    socket.emit("user_uttered", { message: text, session_id: sessionStorage.getItem(SESSION_KEY) });
+    clearTimeout(replyTimer);
+    replyTimer = setTimeout(function () {
+      addNotice("No answer came back within " + Math.round(REPLY_TIMEOUT_MS / 1000) + " seconds: the assistant's " +
+                "answering service may be down. Please try again in a moment.");
+    }, REPLY_TIMEOUT_MS);
+  }
+
+  // Send a message (shown as `shown`, or not at all when empty); false if the assistant is not reachable.
+  function send(text, shown) {
+    if (!ready) {
+      addNotice("Not sent: the assistant is not reachable right now. It is retrying; try again in a moment.");
+      return false;
+    }
+    if (shown) addUser(shown);
+    emit(text);
+    return true;
+  }
+
+  askForm.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var text = messageField.value;
+    if (!text.trim()) { messageField.focus(); return; }
+    if (send(text, text)) messageField.value = "";
+  });
+
+  Array.prototype.forEach.call(document.querySelectorAll("[data-say]"), function (button) {
+    button.addEventListener("click", function () { send(button.getAttribute("data-say"), button.getAttribute("data-say")); });
+  });
+
+  document.getElementById("new-chat").addEventListener("click", function () {
+    sessionStorage.removeItem(SESSION_KEY);
+    log.textContent = "";
+    replyBox = null;
+    clearTimeout(replyTimer);
+    setActive(null);
+    if (socket.connected) requestSession();
+    messageField.focus();
+  });
+
+  // -- the policies: picker and the active one -------------------------------------------------------
+
+  function activePolicy() { return sessionStorage.getItem(POLICY_KEY) || ""; }
+
+  function setActive(name) {
+    if (name) sessionStorage.setItem(POLICY_KEY, name);
+    else sessionStorage.removeItem(POLICY_KEY);
+    activeName.textContent = name || "no policy chosen yet";
+    if (name && !Array.prototype.some.call(picker.options, function (o) { return o.value === name; })) loadPolicies();
+    picker.value = name || "";
+  }
+
+  function loadPolicies() {
+    return fetch("/policies", { cache: "no-store" })
+      .then(function (response) { return response.json(); })
+      .then(function (data) {
+        var current = activePolicy();
+        while (picker.options.length > 1) picker.remove(1);
+        (data.policies || []).forEach(function (policy) {
+          var option = el("option", "", policy.name + " (version " + policy.version + ", " + policy.sentences + " sentences)");
+          option.value = policy.name;
+          picker.appendChild(option);
+        });
+        picker.value = current;
+      })
+      .catch(function () { /* the picker keeps its options; the chat still lists policies */ });
+  }
+
+  picker.addEventListener("change", function () {
+    var name = picker.value;
+    if (!name) return;
+    if (!send("/choose_policy" + JSON.stringify({ policy_name: name }), "Use " + name)) picker.value = activePolicy();
+  });
+
+  setActive(activePolicy());
+  loadPolicies();
+
+  // -- adding a policy -------------------------------------------------------------------------------
 
   var form = document.getElementById("add-form");
   var urlField = document.getElementById("add-url");
@@ -29,7 +343,6 @@
   var status = document.getElementById("add-status");
   var elapsed = document.getElementById("add-elapsed");
 
-  // Every text the page shows goes through textContent: server messages are never parsed as HTML.
   function show(text, failed) {
     status.textContent = text;
     elapsed.textContent = "";
@@ -53,18 +366,12 @@
     return { method: "POST", body: body };  // the browser sets multipart/form-data with its boundary
   }
 
-  function switchTo(name) {
-    if (chat.current && chat.current.sendMessage) {
-      chat.current.sendMessage("/choose_policy" + JSON.stringify({ policy_name: name }), "");
-    }
-  }
-
   function added(data) {
     var text = "Added " + data.name + " (" + data.sentences + " sentences)";
     if (data.unchanged) text += ", the same as its stored version";
     show(text + "." + (data.warning ? " " + data.warning : ""), false);
     form.reset();
-    switchTo(data.name);
+    loadPolicies().then(function () { send("/choose_policy" + JSON.stringify({ policy_name: data.name }), ""); });
   }
 
   form.addEventListener("submit", function (event) {

@@ -1,13 +1,14 @@
-"""Serve the chat page: index.html, the rasa-webchat bundle from node_modules and a config script,
-and add policies to the store the chat answers from (`POST /policies`, docs/chat.md).
+"""Serve the chat page: index.html, its client (chat.js over socket.io-client from node_modules), a
+config script, the stored policies (`GET /policies`, the picker; `GET /policy?name=&version=`, the
+policy text a citation opens), and add policies to the store the chat answers from (`POST /policies`,
+docs/chat.md).
 
     python web/server.py [--host 127.0.0.1] [--port 8000] [--rasa-url http://127.0.0.1:5005] [--origin URL ...]
 
-Serves exactly four files (nothing else under web/ is reachable) with a Content-Security-Policy
+Serves exactly these files (nothing else under web/ is reachable) with a Content-Security-Policy
 that allows scripts from this page only and connections to this server and the Rasa server only,
-so the page loads nothing from any other host (the widget bundle's @import of a web font is
-removed as it is served). Run with the engine's environment: adding a policy runs the engine
-(`web/policy_adder.py`) over `ASSISTANT_HOME`.
+so the page loads nothing from any other host. Run with the engine's environment: adding a policy
+runs the engine (`web/policy_adder.py`) over `ASSISTANT_HOME`, which `web/policy_pages.py` reads.
 """
 from __future__ import annotations
 
@@ -15,13 +16,12 @@ import argparse
 import ipaddress
 import json
 import os
-import re
 import sys
 import traceback
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from policy_adder import (
     FORM_OVERHEAD_BYTES,
@@ -32,26 +32,29 @@ from policy_adder import (
     parse_json,
     too_large_message,
 )
+from policy_pages import PageError, PolicyReader, error_page, parse_policy_query
 
 from assistant.foundation.errors import AssistantError
 from assistant.foundation.settings import Settings
-
-# The widget's stylesheets @import a web font from a CDN: removed, so the page asks no other host
-# for anything (the widget falls back to the system sans-serif font).
-REMOTE_IMPORT = re.compile(rb"@import url\((?:https?:)?//[^)]*\);?")
 
 WEB = Path(__file__).resolve().parent
 FILES = {
     "/": (WEB / "index.html", "text/html; charset=utf-8"),
     "/index.html": (WEB / "index.html", "text/html; charset=utf-8"),
     "/chat.js": (WEB / "chat.js", "text/javascript; charset=utf-8"),
-    "/webchat.js": (WEB / "node_modules" / "rasa-webchat" / "lib" / "index.js", "text/javascript; charset=utf-8"),
+    "/socket.io.js": (WEB / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js",
+                      "text/javascript; charset=utf-8"),
 }
+# Seconds the page waits for a reply before saying that none came back (the first question after the
+# action server starts may wait for its models: about 10 s).
+REPLY_TIMEOUT_S = float(os.environ.get("CHAT_REPLY_TIMEOUT", "30"))
 
 
-def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str]) -> type[BaseHTTPRequestHandler]:
+def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str],
+                 reader: PolicyReader | None = None) -> type[BaseHTTPRequestHandler]:
     """The request handler: the page's files, `POST /policies` (only from `origins`, the page's
-    own) and `GET /policies/progress`."""
+    own), `GET /policies/progress`, `GET /policies` and `GET /policy`."""
+    reader = reader or PolicyReader(adder.settings)
     parts = urlsplit(rasa_url)
     ws_url = ("wss" if parts.scheme == "https" else "ws") + f"://{parts.netloc}"
     origin = f"{parts.scheme}://{parts.netloc}"
@@ -60,7 +63,8 @@ def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str]) -> 
         f"font-src 'self' data:; connect-src 'self' {origin} {ws_url}; base-uri 'none'; form-action 'none'; "
         "frame-ancestors 'none'"
     )
-    config = ("window.CHAT_CONFIG = " + json.dumps({"socketUrl": origin, "maxUploadBytes": adder.max_bytes})
+    config = ("window.CHAT_CONFIG = " + json.dumps({"socketUrl": origin, "maxUploadBytes": adder.max_bytes,
+                                                    "replyTimeoutMs": int(REPLY_TIMEOUT_S * 1000)})
               + ";\n").encode()
 
     class Handler(BaseHTTPRequestHandler):
@@ -68,20 +72,26 @@ def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str]) -> 
         timeout = 60  # seconds a client may take to send a request (an upload's body included)
 
         def do_GET(self) -> None:
-            path = urlsplit(self.path).path
+            url = urlsplit(self.path)
+            path = url.path
             if path == "/config.js":
                 self._send(config, "text/javascript; charset=utf-8")
             elif path == "/policies/progress":
                 self._send_json(HTTPStatus.OK, adder.progress())
+            elif path == "/policies":
+                self._send_json(HTTPStatus.OK, {"policies": reader.policies()})
+            elif path == "/policy":
+                try:
+                    self._send(reader.page(parse_policy_query(parse_qs(url.query))), "text/html; charset=utf-8")
+                except PageError as exc:
+                    self._send(error_page(exc.status, str(exc)), "text/html; charset=utf-8", exc.status)
             elif path in FILES:
                 file, content_type = FILES[path]
                 try:
-                    body = file.read_bytes()
-                    if path == "/webchat.js":
-                        body = REMOTE_IMPORT.sub(b"", body)
-                    self._send(body, content_type)
+                    self._send(file.read_bytes(), content_type)
                 except FileNotFoundError:
-                    self.send_error(HTTPStatus.SERVICE_UNAVAILABLE, "rasa-webchat is not installed: run npm ci in web/")
+                    self.send_error(HTTPStatus.SERVICE_UNAVAILABLE,
+                                    "socket.io-client is not installed: run npm ci in web/")
             else:
                 self.send_error(HTTPStatus.NOT_FOUND)
 
