@@ -237,7 +237,8 @@ def test_a_whole_conversation_on_the_page(browser, page, stack):
 
         page.set_viewport_size({"width": 390, "height": 844})  # a phone
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the screen
-        assert page.locator("#send").is_visible() and page.locator("#policy-picker").is_visible()
+        for control in ("#send", "#message", "#policy-picker", "#active-name", "#new-chat"):
+            assert page.locator(control).is_visible(), control
         assert run_axe(page) == []
         page.screenshot(path=str(ARTIFACTS / "webchat-phone.png"))
     finally:
@@ -274,7 +275,7 @@ def test_script_in_a_policy_sentence_shows_as_text(page, stack):
     for question in ("Do they collect my postal address?", "Do they use cookies?",
                      "Who do they share my purchase history with?"):
         ask(page, question)
-    send(page, "why?", "passage")  # the Markdown text reply of the same passages
+    send(page, "why?", "§")  # the Markdown text reply of the same passages
     shown = page.locator("#log").text_content()
     assert """<img src="x" onerror="window.__injected = 'img'">""" in shown
     assert "<b>to remember</b>" in shown
