@@ -86,7 +86,8 @@ rasa-cv: $(RASA_STAMP)
 	$(RASA_BIN)/rasa test nlu --nlu data/nlu.yml --config config.yml --cross-validation \
 		--folds $(RASA_CV_FOLDS) --out test-artifacts/rasa-nlu-cv
 
-# The chat widget (rasa-webchat) from the npm registry, served locally by web/server.py.
+# The chat page's client library (socket.io-client) and axe-core (for the browser test) from the npm
+# registry; web/server.py serves socket.io-client locally.
 WEB_STAMP := web/node_modules/.installed
 
 web-deps: $(WEB_STAMP)
