@@ -118,9 +118,9 @@ def render_policy(version: PolicyVersion, sentences: list[Sentence], text: str =
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{esc(title)} · Privacy assistant</title>", f"<style>{PAGE_STYLE}</style>", "</head>", "<body>",
         "<main>", f"<h1>{esc(version.name)}</h1>",
-        f'<p class="meta">Version {version.version}, {version.n_sentences} sentences, stored '
+        (f'<p class="meta">Version {version.version}, {version.n_sentences} sentences, stored '
         f"{esc(version.ingested_at[:10])} from {esc(version.source_path)}. "
-        'Sentence numbers are the ones the chat cites. <a href="/">Back to the chat</a></p>',
+        'Sentence numbers are the ones the chat cites. <a href="/">Back to the chat</a></p>'),
     ]
     section = None
     open_paragraph = False
