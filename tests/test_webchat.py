@@ -225,6 +225,10 @@ def test_a_whole_conversation_on_the_page(browser, page, stack):
         page.get_by_role("button", name="Summarize the policy").click()
         label = wait_for_bot(page, before, "Privacy label of steam")
         assert "Data collected:" in label
+        assert page.evaluate("""() => {  // a reply taller than the box is shown from its start
+            const log = document.querySelector('#log'), box = log.getBoundingClientRect();
+            const top = [...log.querySelectorAll('.msg.bot')].pop().getBoundingClientRect().top;
+            return top >= box.top - 1 && top < box.bottom; }""")
 
         assert run_axe(page) == []
         page.focus("#message")

@@ -213,7 +213,13 @@
     }
     var replies = message.quick_replies || message.buttons;
     if (replies && replies.length) bubble.appendChild(choices(replies));
-    scrollToEnd();
+    showReply(bubble);
+  }
+
+  // Scroll to the end, but never past the start of a reply taller than the conversation's box.
+  function showReply(bubble) {
+    var top = bubble.offsetTop - 8;  // #log is the offset parent (position: relative)
+    log.scrollTop = bubble.offsetHeight > log.clientHeight ? top : log.scrollHeight;
   }
 
   // -- the connection --------------------------------------------------------------------------------
