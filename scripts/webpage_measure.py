@@ -4,6 +4,7 @@
     python scripts/webpage_measure.py run --system assistant --out new.json
     python scripts/webpage_measure.py run --system trafilatura --out trafilatura.json   # needs trafilatura
     python scripts/webpage_measure.py report before.json new.json trafilatura.json
+    python scripts/webpage_measure.py labels new.json     # the junk rule checked against hand labels
 
 `assistant` measures whichever `assistant` package is on the path (run it with an older checkout first on
 PYTHONPATH to measure that one). The rulers are this script's own, independent of the code measured:
@@ -17,10 +18,17 @@ PYTHONPATH to measure that one). The rulers are this script's own, independent o
   that the reference does not hold as a phrase, one of whose word pairs (bigrams) fewer than half occur in
   the reference (table rows are also read as "header cell header cell ..."), or a repeat of an earlier
   sentence beyond the number of times the reference holds it.
+
+The junk rule is checked by hand: data/webpages/junk_labels.tsv labels a seeded random sample of 60 sentences
+it flags and 60 it passes (each named by page, SHA-1 and occurrence, not quoted). `labels` prints the rule's
+precision and miss rate on them, the junk share they imply for a run (flagged x precision + passed x miss
+rate), and how many of the hand-labelled junk sentences that run still stores.
 """
 from __future__ import annotations
 
 import argparse
+import csv
+import hashlib
 import itertools
 import json
 import re
@@ -159,6 +167,7 @@ def run(system: str, out: Path, corpus: Path) -> None:
             "policy_kept": sum(min(n, kept[w]) for w, n in counts.items()),
             "sentences": len(sentences), "junk": sum(flags),
             "junk_examples": [s[:100] for s, bad in zip(sentences, flags, strict=True) if bad][:40],
+            "stored": [[s, bad] for s, bad in zip(sentences, flags, strict=True)],
             "seconds": round(seconds, 3), **extra,
         })
         print(f"{row['organisation']:22} kept {results[-1]['policy_kept'] / max(results[-1]['policy_words'], 1):6.1%}"
@@ -195,6 +204,45 @@ def report(paths: list[Path]) -> None:
               f" junk {total['junk'] / max(total['sentences'], 1):.1%} of sentences.")
 
 
+LABELS = CORPUS / "junk_labels.tsv"
+TWO_DOCUMENT_PAGES = frozenset({"Le Chat", "Mistral AI", "Buffer"})  # terms of service and policy on one page
+
+
+def sentence_key(file: str, sentence: str, occurrence: int) -> tuple[str, str, int]:
+    return file, hashlib.sha1(sentence.encode("utf-8")).hexdigest()[:16], occurrence
+
+
+def labels(path: Path, labels_path: Path = LABELS) -> None:
+    """The junk rule's precision and miss rate on the hand labels, and what they imply for the run at `path`."""
+    with labels_path.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t"))
+    flagged = [row["label"] == "junk" for row in rows if row["rule"] == "junk"]
+    passed = [row["label"] == "junk" for row in rows if row["rule"] == "policy"]
+    precision, miss = sum(flagged) / len(flagged), sum(passed) / len(passed)
+    print(f"junk rule on {len(rows)} hand-labelled sentences: precision {precision:.0%} ({sum(flagged)} of "
+          f"{len(flagged)} flagged are junk); miss rate {miss:.1%} ({sum(passed)} of {len(passed)} passed are junk)")
+    run = json.loads(path.read_text(encoding="utf-8"))
+    present: set[tuple[str, str, int]] = set()
+    for scope, documents in (("all pages", run["documents"]), ("without the 3 two-document pages", [
+            doc for doc in run["documents"] if doc["organisation"] not in TWO_DOCUMENT_PAGES])):
+        n_flagged = sum(doc["junk"] for doc in documents)
+        n_total = sum(doc["sentences"] for doc in documents)
+        estimate = n_flagged * precision + (n_total - n_flagged) * miss
+        over = sum(doc["junk"] * precision > 0.01 * doc["sentences"] for doc in documents)
+        print(f"{path.name}, {scope}: rule {n_flagged} / {n_total} ({n_flagged / max(n_total, 1):.1%}); "
+              f"estimated junk {estimate:.0f} ({estimate / max(n_total, 1):.1%}); pages over 1 % (flagged x precision): "
+              f"{over} of {len(documents)}")
+    for doc in run["documents"]:
+        seen: Counter = Counter()
+        for sentence, _ in doc.get("stored", []):
+            seen[sentence] += 1
+            present.add(sentence_key(doc["file"], sentence, seen[sentence]))
+    junk_rows = [row for row in rows if row["label"] == "junk"]
+    still = sum((row["file"], row["sha1"], int(row["occurrence"])) in present
+                for row in junk_rows)
+    print(f"hand-labelled junk sentences still stored: {still} of {len(junk_rows)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -204,9 +252,13 @@ def main() -> int:
     run_parser.add_argument("--corpus", type=Path, default=CORPUS)
     report_parser = commands.add_parser("report")
     report_parser.add_argument("results", type=Path, nargs="+")
+    labels_parser = commands.add_parser("labels")
+    labels_parser.add_argument("result", type=Path)
     args = parser.parse_args()
     if args.command == "run":
         run(args.system, args.out, args.corpus)
+    elif args.command == "labels":
+        labels(args.result)
     else:
         report(args.results)
     return 0
