@@ -125,6 +125,13 @@ def test_exact_cover_on_odd_text(text: str) -> None:
     assert_exact_cover(text, split_sentences(text))
 
 
+def test_multi_level_section_numbers_stay_with_their_clause() -> None:
+    """Web pages number clauses "7.4.1." in the paragraph's own text: the number is not a sentence."""
+    text = "7.4.1. From time to time, we may offer AI features. 10. 1. We keep data for 2.5 years. 3.10. You may object."
+    assert sentences(text) == ["7.4.1. From time to time, we may offer AI features.",
+                               "10. 1. We keep data for 2.5 years.", "3.10. You may object."]
+
+
 # --------------------------------------------------------------------------- beyond English
 
 

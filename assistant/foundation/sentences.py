@@ -42,16 +42,19 @@ _ORDINAL = re.compile(r"\d{1,2}\.")
 _ABBREVIATION_START = re.compile(r"\w{1,2}\.")
 _TERMINALS = tuple(".!?…。！？")
 _CLOSERS = "\"'”’)]」』）】〉》"
-# Where Japanese and Chinese sentences end: "。", "！" or "？" and any closing brackets, unless a quotation
-# goes on ("「…ですか？」と聞く", "…？」，").
 # A fragment that goes on with a closing bracket or a comma belongs to the one before ("…か？" + "」と聞く").
 _CJK_CONTINUATION = re.compile(r"[」』）】〉》、，]")
+# Where Japanese and Chinese sentences end: "。", "！" or "？" and any closing brackets, unless a quotation
+# goes on ("「…ですか？」と聞く", "…？」，").
 _CJK_END = re.compile(r"[。！？]+[」』）】〉》”’\"']*(?![」』）】〉》”’\"'とっ、，])")
 _TAIL_CHARS = 64  # a fragment's last word, if it is an abbreviation, and its closing quotes fit in this
 _ENUMERATOR_MAX_CHARS = 8
 _ENUMERATOR_ONLY = re.compile(
     r"(?:\(?(?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{1,6})[.)]|\((?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{1,6})\)|[-*•·‣◦▪])"
 )
+# A multi-level section number ("7.4.1.", "10. 1."): it belongs to the clause that follows it.
+_SECTION_NUMBER = re.compile(r"\d{1,3}(?:\.\s?\d{1,3}){1,4}\.?")
+_SECTION_NUMBER_MAX_CHARS = 20
 _CONTINUATION = re.compile(r"[a-z0-9,;:)\]]")
 # A lowercase word cannot start a sentence ("... the Which Information Can I Access? section."),
 # unless it is a brand name such as iPhone or eBay.
@@ -183,6 +186,7 @@ def _joins_next(text: str, fragment: Span, fragment_words: int, following: Span)
     return (
         fragment_words < _MIN_WORD_CHARS
         or (end - start <= _ENUMERATOR_MAX_CHARS and _ENUMERATOR_ONLY.fullmatch(text, start, end) is not None)
+        or (end - start <= _SECTION_NUMBER_MAX_CHARS and _SECTION_NUMBER.fullmatch(text, start, end) is not None)
         or not tail.rstrip(_CLOSERS).endswith(_TERMINALS)
         or last_word in _ALWAYS_JOIN
         or (last_word in _JOIN_IF_CONTINUED and _CONTINUATION.match(text, *following) is not None)
