@@ -19,10 +19,11 @@ PYTHONPATH to measure that one). The rulers are this script's own, independent o
   the reference (table rows are also read as "header cell header cell ..."), or a repeat of an earlier
   sentence beyond the number of times the reference holds it.
 
-The junk rule is checked by hand: data/webpages/junk_labels.tsv labels a seeded random sample of 60 sentences
-it flags and 60 it passes (each named by page, SHA-1 and occurrence, not quoted). `labels` prints the rule's
-precision and miss rate on them, the junk share they imply for a run (flagged x precision + passed x miss
-rate), and how many of the hand-labelled junk sentences that run still stores.
+The junk rule is checked by hand: data/webpages/junk_labels.tsv labels seeded random samples of the sentences it
+flags and passes, one drawn from main's extractor ("before") and one from this one ("after"), each sentence named
+by page, SHA-1 and occurrence, not quoted. `labels RUN --sample S` prints the rule's precision and miss rate on
+sample S, the junk share they imply for RUN (flagged x precision + passed x miss rate), and how many of each
+sample's hand-labelled junk sentences RUN still stores.
 """
 from __future__ import annotations
 
@@ -212,17 +213,19 @@ def sentence_key(file: str, sentence: str, occurrence: int) -> tuple[str, str, i
     return file, hashlib.sha1(sentence.encode("utf-8")).hexdigest()[:16], occurrence
 
 
-def labels(path: Path, labels_path: Path = LABELS) -> None:
-    """The junk rule's precision and miss rate on the hand labels, and what they imply for the run at `path`."""
+def labels(path: Path, sample: str, labels_path: Path = LABELS) -> None:
+    """The junk rule's precision and miss rate on the hand labels of `sample`, what they imply for the run at
+    `path`, and how many of all the hand-labelled junk sentences that run still stores."""
     with labels_path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t"))
-    flagged = [row["label"] == "junk" for row in rows if row["rule"] == "junk"]
-    passed = [row["label"] == "junk" for row in rows if row["rule"] == "policy"]
+    chosen = [row for row in rows if row["sample"] == sample]
+    flagged = [row["label"] == "junk" for row in chosen if row["rule"] == "junk"]
+    passed = [row["label"] == "junk" for row in chosen if row["rule"] == "policy"]
     precision, miss = sum(flagged) / len(flagged), sum(passed) / len(passed)
-    print(f"junk rule on {len(rows)} hand-labelled sentences: precision {precision:.0%} ({sum(flagged)} of "
-          f"{len(flagged)} flagged are junk); miss rate {miss:.1%} ({sum(passed)} of {len(passed)} passed are junk)")
+    print(f"junk rule on the {len(chosen)} hand-labelled sentences of sample '{sample}': precision {precision:.0%} "
+          f"({sum(flagged)} of {len(flagged)} flagged are junk); miss rate {miss:.1%} ({sum(passed)} of {len(passed)} "
+          "passed are junk)")
     run = json.loads(path.read_text(encoding="utf-8"))
-    present: set[tuple[str, str, int]] = set()
     for scope, documents in (("all pages", run["documents"]), ("without the 3 two-document pages", [
             doc for doc in run["documents"] if doc["organisation"] not in TWO_DOCUMENT_PAGES])):
         n_flagged = sum(doc["junk"] for doc in documents)
@@ -232,15 +235,16 @@ def labels(path: Path, labels_path: Path = LABELS) -> None:
         print(f"{path.name}, {scope}: rule {n_flagged} / {n_total} ({n_flagged / max(n_total, 1):.1%}); "
               f"estimated junk {estimate:.0f} ({estimate / max(n_total, 1):.1%}); pages over 1 % (flagged x precision): "
               f"{over} of {len(documents)}")
+    present: set[tuple[str, str, int]] = set()
     for doc in run["documents"]:
         seen: Counter = Counter()
         for sentence, _ in doc.get("stored", []):
             seen[sentence] += 1
             present.add(sentence_key(doc["file"], sentence, seen[sentence]))
-    junk_rows = [row for row in rows if row["label"] == "junk"]
-    still = sum((row["file"], row["sha1"], int(row["occurrence"])) in present
-                for row in junk_rows)
-    print(f"hand-labelled junk sentences still stored: {still} of {len(junk_rows)}")
+    for name in sorted({row["sample"] for row in rows}):
+        junk_rows = [row for row in rows if row["label"] == "junk" and row["sample"] == name]
+        still = sum((row["file"], row["sha1"], int(row["occurrence"])) in present for row in junk_rows)
+        print(f"hand-labelled junk sentences of sample '{name}' still stored: {still} of {len(junk_rows)}")
 
 
 def main() -> int:
@@ -254,11 +258,13 @@ def main() -> int:
     report_parser.add_argument("results", type=Path, nargs="+")
     labels_parser = commands.add_parser("labels")
     labels_parser.add_argument("result", type=Path)
+    labels_parser.add_argument("--sample", choices=("before", "after"), default="after",
+                               help="whose hand labels give the rule's precision and miss rate")
     args = parser.parse_args()
     if args.command == "run":
         run(args.system, args.out, args.corpus)
     elif args.command == "labels":
-        labels(args.result)
+        labels(args.result, args.sample)
     else:
         report(args.results)
     return 0
