@@ -132,6 +132,14 @@ def test_multi_level_section_numbers_stay_with_their_clause() -> None:
                                "10. 1. We keep data for 2.5 years.", "3.10. You may object."]
 
 
+def test_a_table_row_with_question_headers_stays_one_sentence() -> None:
+    """Table rows are read as "Header: cell — Header: cell"; a header ending in "?" does not end the row."""
+    text = ("#: 1 — Category: Identifiers. Name, postal address and other similar identifiers. — Collected?: YES — "
+            "Disclosed?: NO")
+    assert sentences(text) == ["#: 1 — Category: Identifiers.",
+                               "Name, postal address and other similar identifiers. — Collected?: YES — Disclosed?: NO"]
+
+
 # --------------------------------------------------------------------------- beyond English
 
 

@@ -56,6 +56,9 @@ _ENUMERATOR_ONLY = re.compile(
 _SECTION_NUMBER = re.compile(r"\d{1,3}(?:\.\s?\d{1,3}){1,4}\.?")
 _SECTION_NUMBER_MAX_CHARS = 20
 _CONTINUATION = re.compile(r"[a-z0-9,;:)\]]")
+# No sentence starts with a colon, semicolon or comma ("Collected?" + ": YES — Disclosed?: YES"), nor with
+# the next "— Header: cell" pair of a table row read as a sentence.
+_PUNCTUATION_START = re.compile(r"[:;,]|— [^.!—]{1,80}?:")
 # A lowercase word cannot start a sentence ("... the Which Information Can I Access? section."),
 # unless it is a brand name such as iPhone or eBay.
 _LOWERCASE_WORD = re.compile(r"[a-z]+(?:[^A-Za-z]|$)")
@@ -192,6 +195,7 @@ def _joins_next(text: str, fragment: Span, fragment_words: int, following: Span)
         or (last_word in _JOIN_IF_CONTINUED and _CONTINUATION.match(text, *following) is not None)
         or _german_abbreviation_ends(text, tail_words, last_word, following)
         or _CJK_CONTINUATION.match(text, *following) is not None
+        or _PUNCTUATION_START.match(text, following[0]) is not None  # (may read past the fragment)
         or (_LOWERCASE_WORD.match(text, *following) is not None
             and _LOWERCASE_ENUMERATOR.match(text, *following) is None)
     )

@@ -70,13 +70,14 @@ _SHOWN_CHARS = 160
 _CONSENT_VENDOR = re.compile(
     r"onetrust|ot-sdk|optanon|didomi|usercentrics|truste|cookiebot|cybotcookiebot|cookieyes|cookie-?law|osano|"
     r"iubenda|qc-cmp|cc-window|cookie-?consent|consent-?banner|consent-?manager|gdpr-?banner|cmp-?(?:banner|container)|"
-    r"moove-?gdpr|gdpr-?cookie",
+    r"moove-?gdpr|gdpr-?cookie|fs-cc-",
     re.IGNORECASE)
 _BOILERPLATE_NAME = re.compile(
     r"cookie-?(?:banner|bar|notice|popup|modal|alert|message|wrapper|container)|consent|\bbanner\b|skip-?(?:link|to|nav)|"
     r"back-?to-?top|to-?top|breadcrumb|lang(?:uage)?-?(?:select|switch|picker|menu|chooser|dropdown)|locale-?select|"
     r"country-?select|\blog-?in\b|sign-?in|\bsignup\b|newsletter|social-?(?:share|links|icons)|share-?(?:bar|links)|"
-    r"w-form-(?:done|fail)|form-(?:success|error)-?message|\bfeedback\b|theme-?(?:switch|toggle)|(?:light|dark)-?theme",
+    r"w-form-(?:done|fail)|form-(?:success|error)-?message|\bfeedback\b|theme-?(?:switch|toggle)|(?:light|dark)-?theme|"
+    r"(?:top|promo|announcement)-?banner|ai-?(?:article-?)?summary",
     re.IGNORECASE)
 # A class or id token naming the site's navigation, header or footer ("nav_wrap", "header-container-wrapper",
 # "footerwrapper", "mega-menu"): left out when it holds at least `_SITE_PART_MIN_LINKS` links, whatever
@@ -89,10 +90,12 @@ _SITE_PART_MIN_LINKS = 5
 _LINK_LIST_MIN_LINKS = 8
 _LINK_LIST_DENSITY = 0.7
 _LINK_LIST_WORDS_PER_LINK = 4
+_CARD_LIST_WORDS_PER_LINK = 12  # links that each wrap a short description ("Sub-processors — who we use")
+_CARD_LIST_INTERNAL_SHARE = 0.9
 _LINK_LIST_INTERNAL_SHARE = 0.6
 _SOCIAL_HOSTS = frozenset({"x.com", "twitter.com", "facebook.com", "instagram.com", "linkedin.com", "youtube.com",
                            "tiktok.com", "discord.gg", "discord.com", "threads.net", "reddit.com", "pinterest.com"})
-_NAVIGATION_NAME = re.compile(r"nav|menu|header|footer|dropdown|sidebar|toolbar", re.IGNORECASE)  # with many links
+_NAVIGATION_NAME = re.compile(r"nav|menu|header|footer|dropdown|sidebar|toolbar|related", re.IGNORECASE)  # with many links
 _BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "dialog", "alertdialog", "menu",
                                 "menubar"})
 _PAGE_CONTROL = re.compile(
@@ -300,9 +303,11 @@ def _is_link_list(node: LexborNode, site_domain: str | None) -> bool:
     if len(links) < _LINK_LIST_MIN_LINKS:
         return False
     text_words = words_in(node.text(deep=True, separator=" "))
-    if text_words > _LINK_LIST_WORDS_PER_LINK * len(links) or _link_density(node) < _LINK_LIST_DENSITY:
+    if text_words > _CARD_LIST_WORDS_PER_LINK * len(links) or _link_density(node) < _LINK_LIST_DENSITY:
         return False
     internal = sum(_is_internal(link.attributes.get("href") or "", site_domain) for link in links)
+    if text_words > _LINK_LIST_WORDS_PER_LINK * len(links):  # cards: links to the site's own pages only
+        return internal >= _CARD_LIST_INTERNAL_SHARE * len(links)
     return internal >= _LINK_LIST_INTERNAL_SHARE * len(links)
 
 
