@@ -211,7 +211,8 @@ def test_mega_menus_unnamed_footer_link_lists_form_messages_theme_switches_and_c
                  "Careers", "Brand Guidelines", "X (Twitter)", "Get Quill for free", "Thank you!",
                  "Something went wrong", "All rights reserved", "Powered by GDPR Cookie Compliance",
                  "best user experience possible", "Get the book", "Article summary", "lets you opt out of advertising",
-                 "Usage Policies", "Creator plans", "Reseller Agreement", "anonymously analyze website traffic"):
+                 "Usage Policies", "Creator plans", "Reseller Agreement", "anonymously analyze website traffic",
+                 "Did this answer your question", "Still need help", "scan the QR code"):
         assert junk not in stored, junk
     assert body(doc) == [
         'Quill AI, Inc. ("Quill", "we") explains in this policy how we collect, use and share personal information '

@@ -77,7 +77,8 @@ _BOILERPLATE_NAME = re.compile(
     r"back-?to-?top|to-?top|breadcrumb|lang(?:uage)?-?(?:select|switch|picker|menu|chooser|dropdown)|locale-?select|"
     r"country-?select|\blog-?in\b|sign-?in|\bsignup\b|newsletter|social-?(?:share|links|icons)|share-?(?:bar|links)|"
     r"w-form-(?:done|fail)|form-(?:success|error)-?message|\bfeedback\b|theme-?(?:switch|toggle)|(?:light|dark)-?theme|"
-    r"(?:top|promo|announcement)-?banner|ai-?(?:article-?)?summary",
+    r"(?:top|promo|announcement)-?banner|ai-?(?:article-?)?summary|article-?(?:ratings?|foot)\b|download[-_]?app|"
+    r"chat-?assistant|mobile-?menu",
     re.IGNORECASE)
 # A class or id token naming the site's navigation, header or footer ("nav_wrap", "header-container-wrapper",
 # "footerwrapper", "mega-menu"): left out when it holds at least `_SITE_PART_MIN_LINKS` links, whatever
