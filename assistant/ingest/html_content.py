@@ -4,7 +4,10 @@ Rules on the lexbor tree (measured against trafilatura on real pages: docs/resul
 
 - the main content is the page's single `main` (or role=main, or single `article`) when it holds a fair share
   of the text, else the body; site menus, headers without the title, footers, cookie banners, dialogs, login
-  and search forms, language pickers, breadcrumbs, skip links and "Back to top" are left out;
+  and search forms, language pickers, breadcrumbs, skip links and "Back to top" are left out, and so are
+  elements named as a site part (`nav_wrap`, `footerwrapper`) holding several links, unnamed lists of short
+  links to the site's own pages, promotion banners, feedback widgets and app-download prompts;
+- a page holding the terms and the privacy policy as separate parts keeps the privacy part(s) only;
 - collapsed text (accordion panels, tabs, `details`, `hidden`, `display:none`, `aria-hidden`) is policy text and
   is kept; only short hidden bits (icon labels, "Close") are not; an accordion's toggle button is its heading;
 - a data table's body rows become sentences with their column headers ("Category: Identifiers — Sold: No");
