@@ -24,13 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from webpage_corpus import CORPUS, read_index  # noqa: E402
+from webpage_corpus import CORPUS, read_index
 
-from assistant.engine import Assistant  # noqa: E402
-from assistant.foundation.sentences import build_policy  # noqa: E402
-from assistant.foundation.settings import Settings  # noqa: E402
-from assistant.ingest.parsing import parse_bytes  # noqa: E402
-from assistant.store.index import SentenceIndex  # noqa: E402
+from assistant.engine import Assistant
+from assistant.foundation.sentences import build_policy
+from assistant.foundation.settings import Settings
+from assistant.ingest.parsing import parse_bytes
+from assistant.store.index import SentenceIndex
 
 STAGES = ("parse", "split", "embed", "practices", "facts", "store", "total")
 
@@ -92,7 +92,7 @@ def main() -> int:
             timing = time_page(assistant, args.corpus / row["file"], f"page {index}")
             policy = build_policy(parse_bytes((args.corpus / row["file"]).read_bytes(), "html", row["file"]))
             t0 = time.perf_counter()
-            tagging.retriever.encode([sentence.text for sentence in policy.sentences])
+            assistant.retriever.encode([sentence.text for sentence in policy.sentences])
             timing["yardstick: embed alone"] = time.perf_counter() - t0
             results.append({"organisation": row["organisation"], **timing})
             print(f"{row['organisation']:22} {timing['sentences']:5} sentences  {timing['total']:6.1f} s", file=sys.stderr)

@@ -215,8 +215,8 @@ def test_mega_menus_unnamed_footer_link_lists_form_messages_theme_switches_and_c
                  "Did this answer your question", "Still need help", "scan the QR code"):
         assert junk not in stored, junk
     assert body(doc) == [
-        'Quill AI, Inc. ("Quill", "we") explains in this policy how we collect, use and share personal information '
-        "when you use our writing assistant.",
+        ('Quill AI, Inc. ("Quill", "we") explains in this policy how we collect, use and share personal information '
+         "when you use our writing assistant."),
         "We collect the prompts you write, the documents you upload and the text our models generate for you.",
         "We also collect your name, email address and billing details when you create an account.",
         "You can opt out of interest-based advertising with these partners:",
