@@ -4,6 +4,7 @@
     python scripts/webpage_measure.py run --system assistant --out new.json
     python scripts/webpage_measure.py run --system trafilatura --out trafilatura.json   # needs trafilatura
     python scripts/webpage_measure.py report before.json new.json trafilatura.json
+    python scripts/webpage_measure.py labels new.json     # the junk rule checked against hand labels
 
 `assistant` measures whichever `assistant` package is on the path (run it with an older checkout first on
 PYTHONPATH to measure that one). The rulers are this script's own, independent of the code measured:
@@ -17,10 +18,19 @@ PYTHONPATH to measure that one). The rulers are this script's own, independent o
   that the reference does not hold as a phrase, one of whose word pairs (bigrams) fewer than half occur in
   the reference (table rows are also read as "header cell header cell ..."), or a repeat of an earlier
   sentence beyond the number of times the reference holds it.
+
+The junk rule is checked by hand: data/webpages/junk_labels.tsv labels seeded random samples of the sentences it
+flags and passes, one drawn from main's extractor ("before") and one from this one ("after"), each sentence named
+by page, SHA-1 and occurrence, not quoted. `labels RUN --sample S` prints the rule's precision and miss rate on
+sample S's sentences that RUN still stores, the pages whose hand-labelled junk is over 1 %, and the junk share
+they imply for RUN (flagged x precision + passed x miss rate). Sample "after-flagged" labels every sentence the
+rule flags in this branch's run (its miss rate then comes from sample "after").
 """
 from __future__ import annotations
 
 import argparse
+import csv
+import hashlib
 import itertools
 import json
 import re
@@ -159,6 +169,7 @@ def run(system: str, out: Path, corpus: Path) -> None:
             "policy_kept": sum(min(n, kept[w]) for w, n in counts.items()),
             "sentences": len(sentences), "junk": sum(flags),
             "junk_examples": [s[:100] for s, bad in zip(sentences, flags, strict=True) if bad][:40],
+            "stored": [[s, bad] for s, bad in zip(sentences, flags, strict=True)],
             "seconds": round(seconds, 3), **extra,
         })
         print(f"{row['organisation']:22} kept {results[-1]['policy_kept'] / max(results[-1]['policy_words'], 1):6.1%}"
@@ -195,6 +206,57 @@ def report(paths: list[Path]) -> None:
               f" junk {total['junk'] / max(total['sentences'], 1):.1%} of sentences.")
 
 
+LABELS = CORPUS / "junk_labels.tsv"
+TWO_DOCUMENT_PAGES = frozenset({"Le Chat", "Mistral AI", "Buffer"})  # terms of service and policy on one page
+
+
+def sentence_key(file: str, sentence: str, occurrence: int) -> tuple[str, str, int]:
+    return file, hashlib.sha1(sentence.encode("utf-8")).hexdigest()[:16], occurrence
+
+
+def labels(path: Path, sample: str, labels_path: Path = LABELS) -> None:
+    """The junk rule checked on the hand labels of `sample` for the run at `path`: on the labelled sentences that
+    run still stores (a uniform sample of its sentences, as long as the run keeps most of the sample's page text),
+    its precision on those it flags and its miss rate on those it passes, and the junk share these imply."""
+    with labels_path.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t"))
+    run = json.loads(path.read_text(encoding="utf-8"))
+    calls: dict[tuple[str, str, int], bool] = {}
+    for doc in run["documents"]:
+        seen: Counter = Counter()
+        for sentence, flagged in doc.get("stored", []):
+            seen[sentence] += 1
+            calls[sentence_key(doc["file"], sentence, seen[sentence])] = flagged
+    chosen = [row for row in rows if row["sample"] == sample]
+    present = [(calls[key], row["label"] == "junk") for row in chosen
+               if (key := (row["file"], row["sha1"], int(row["occurrence"]))) in calls]
+    flagged = [junk for call, junk in present if call]
+    passed = [junk for call, junk in present if not call]
+    if not passed and sample != "after":  # a sample of flagged sentences only: the miss rate of sample 'after'
+        passed = [row["label"] == "junk" for row in rows if row["sample"] == "after" and row["rule"] == "policy"
+                  and (row["file"], row["sha1"], int(row["occurrence"])) in calls]
+    gone = sum(row["label"] == "junk" for row in chosen) - sum(junk for _, junk in present)
+    precision = sum(flagged) / len(flagged) if flagged else 0.0
+    miss = sum(passed) / len(passed) if passed else 0.0
+    print(f"{path.name}: {len(present)} of the {len(chosen)} hand-labelled sentences of sample '{sample}' are stored "
+          f"({gone} labelled junk no longer are); junk rule precision {precision:.0%} ({sum(flagged)} of "
+          f"{len(flagged)} flagged are junk), miss rate {miss:.1%} ({sum(passed)} of {len(passed)} passed are junk)")
+    by_page = Counter(row["file"] for row in chosen if row["label"] == "junk"
+                      and (row["file"], row["sha1"], int(row["occurrence"])) in calls)
+    over = [f"{doc['organisation']} {by_page[doc['file']]} / {doc['sentences']}" for doc in run["documents"]
+            if by_page[doc["file"]] > 0.01 * doc["sentences"]]
+    print(f"  pages whose hand-labelled junk is over 1 % of their sentences: {', '.join(over) or 'none'}")
+    for scope, documents in (("all pages", run["documents"]), ("without the 3 two-document pages", [
+            doc for doc in run["documents"] if doc["organisation"] not in TWO_DOCUMENT_PAGES])):
+        n_flagged = sum(doc["junk"] for doc in documents)
+        n_total = sum(doc["sentences"] for doc in documents)
+        estimate = n_flagged * precision + (n_total - n_flagged) * miss
+        over = sum(doc["junk"] * precision > 0.01 * doc["sentences"] for doc in documents)
+        print(f"  {scope}: rule {n_flagged} / {n_total} ({n_flagged / max(n_total, 1):.1%}); estimated junk "
+              f"{estimate:.0f} ({estimate / max(n_total, 1):.1%}); pages over 1 % (flagged x precision): "
+              f"{over} of {len(documents)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -204,9 +266,15 @@ def main() -> int:
     run_parser.add_argument("--corpus", type=Path, default=CORPUS)
     report_parser = commands.add_parser("report")
     report_parser.add_argument("results", type=Path, nargs="+")
+    labels_parser = commands.add_parser("labels")
+    labels_parser.add_argument("result", type=Path)
+    labels_parser.add_argument("--sample", default="after", help="before, after or after-flagged: whose hand "
+                               "labels give the rule's precision and miss rate")
     args = parser.parse_args()
     if args.command == "run":
         run(args.system, args.out, args.corpus)
+    elif args.command == "labels":
+        labels(args.result, args.sample)
     else:
         report(args.results)
     return 0

@@ -125,6 +125,79 @@ def test_exact_cover_on_odd_text(text: str) -> None:
     assert_exact_cover(text, split_sentences(text))
 
 
+def test_multi_level_section_numbers_stay_with_their_clause() -> None:
+    """Web pages number clauses "7.4.1." in the paragraph's own text: the number is not a sentence."""
+    text = "7.4.1. From time to time, we may offer AI features. 10. 1. We keep data for 2.5 years. 3.10. You may object."
+    assert sentences(text) == ["7.4.1. From time to time, we may offer AI features.",
+                               "10. 1. We keep data for 2.5 years.", "3.10. You may object."]
+
+
+def test_a_table_row_with_question_headers_stays_one_sentence() -> None:
+    """Table rows are read as "Header: cell — Header: cell"; a header ending in "?" does not end the row."""
+    text = ("#: 1 — Category: Identifiers. Name, postal address and other similar identifiers. — Collected?: YES — "
+            "Disclosed?: NO")
+    assert sentences(text) == ["#: 1 — Category: Identifiers.",
+                               "Name, postal address and other similar identifiers. — Collected?: YES — Disclosed?: NO"]
+
+
+# --------------------------------------------------------------------------- beyond English
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Firefox verarbeitet Daten, die Ihr Gerät nicht verlassen, wie z. B. Ihre Browser-Chronik und Cookies.",
+        "Diese Funktionen arbeiten nur lokal, d. h., Webseiteninhalte werden nicht an Mozilla gesendet.",
+        "Wir teilen Daten mit Dienstleistern, u. a. mit Zahlungsanbietern und Hosting-Partnern.",
+        "Wir speichern Ihre E-Mail-Adresse bzw. Ihre Telefonnummer für die Dauer des Vertrags.",
+        "Ihre Daten werden ggf. an Behörden weitergegeben, wenn das Gesetz es verlangt.",
+        "Die Verarbeitung stützt sich auf Art. 6 Abs. 1 lit. f DSGVO und auf § 25 Nr. 2 TDDDG.",
+        "Wir verarbeiten technische Daten, z.B. Ihre IP-Adresse, und löschen sie nach 7 Tagen.",
+        "Dieser Hinweis gilt ab Montag, 4. Dezember 2025, für alle Nutzer unserer Dienste.",
+        "Weitere Informationen finden Sie in den Einstellungen (vgl. Abschnitt 4) Ihres Kontos.",
+    ],
+)
+def test_german_abbreviations_do_not_end_a_sentence(text: str) -> None:
+    assert sentences(text) == [text]
+
+
+def test_german_sentences_are_still_split_between_them() -> None:
+    text = ("Wir erfassen z. B. Ihre IP-Adresse. Diese Daten löschen wir nach 30 Tagen. "
+            "Sie können der Verarbeitung widersprechen, d. h. sie beenden lassen. Schreiben Sie uns.")
+    assert sentences(text) == ["Wir erfassen z. B. Ihre IP-Adresse.", "Diese Daten löschen wir nach 30 Tagen.",
+                               "Sie können der Verarbeitung widersprechen, d. h. sie beenden lassen.",
+                               "Schreiben Sie uns."]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (("当社は、お客様の氏名とメールアドレスを収集します。これらの情報は、サービスの提供にのみ使用されます。"
+          "データを削除しますか？設定画面からいつでも削除できます！"),
+         ["当社は、お客様の氏名とメールアドレスを収集します。", "これらの情報は、サービスの提供にのみ使用されます。",
+          "データを削除しますか？", "設定画面からいつでも削除できます！"]),
+        ("Mozilla は「新しいタブ」ページを提供します。 位置情報は Mozilla のサーバーに送信されません。",
+         ["Mozilla は「新しいタブ」ページを提供します。", "位置情報は Mozilla のサーバーに送信されません。"]),
+        ("お問い合わせの際に「データを削除できますか？」と聞かれることがあります。回答は三日以内に送ります。",
+         ["お問い合わせの際に「データを削除できますか？」と聞かれることがあります。", "回答は三日以内に送ります。"]),
+        ("我们会收集您的 IP 地址和设备信息。我们不会出售您的个人信息！您想了解更多吗？请通过 privacy@example.com 联系我们。",
+         ["我们会收集您的 IP 地址和设备信息。", "我们不会出售您的个人信息！", "您想了解更多吗？",
+          "请通过 privacy@example.com 联系我们。"]),
+        ("您的联系信息不会被公开，而且它只会根据下文提到的“执法请求”被分享。提供邮箱地址即表示您同意收取邮件。",
+         ["您的联系信息不会被公开，而且它只会根据下文提到的“执法请求”被分享。", "提供邮箱地址即表示您同意收取邮件。"]),
+    ],
+)
+def test_japanese_and_chinese_split_after_their_full_stops(text: str, expected: list[str]) -> None:
+    assert sentences(text) == expected
+    assert_exact_cover(text, split_sentences(text))
+
+
+def test_long_japanese_paragraph_is_cut_at_its_full_stops() -> None:
+    text = "".join(f"第{i}条により、当社はお客様のデータを保護します。" for i in range(300))
+    spans = split_sentences(text, max_chars=2_000)
+    assert len(spans) == 300 and all(text[start:end].endswith("。") for start, end in spans)
+
+
 # --------------------------------------------------------------------------- build_policy
 
 

@@ -199,3 +199,73 @@ def test_a_table_of_contents_written_as_plain_lines_is_left_out() -> None:
     assert "Which Information Can I Access?" not in texts
     assert any(b.is_heading and b.text == "Which Information Can I Access?" for b in document.blocks)
     assert any(block.reason == "table of contents" for block in document.extraction.dropped_blocks)
+
+
+# --------------------------------------------------------------------------- junk outside nav (issue 22, junk ≤ 1 %)
+
+
+def test_mega_menus_unnamed_footer_link_lists_form_messages_theme_switches_and_cookie_modals_are_left_out() -> None:
+    doc = load("site_chrome.html")
+    stored = " ".join(texts(doc))
+    for junk in ("no-code interface", "Canvas", "Light", "Dark", "Did you find this summary helpful",
+                 "Careers", "Brand Guidelines", "X (Twitter)", "Get Quill for free", "Thank you!",
+                 "Something went wrong", "All rights reserved", "Powered by GDPR Cookie Compliance",
+                 "best user experience possible", "Get the book", "Article summary", "lets you opt out of advertising",
+                 "Usage Policies", "Creator plans", "Reseller Agreement", "anonymously analyze website traffic",
+                 "Did this answer your question", "Still need help", "scan the QR code"):
+        assert junk not in stored, junk
+    assert body(doc) == [
+        ('Quill AI, Inc. ("Quill", "we") explains in this policy how we collect, use and share personal information '
+         "when you use our writing assistant."),
+        "We collect the prompts you write, the documents you upload and the text our models generate for you.",
+        "We also collect your name, email address and billing details when you create an account.",
+        "You can opt out of interest-based advertising with these partners:",
+        "Google Meta LinkedIn DAA EDAA NAI Microsoft Criteo",  # links to other sites: policy text, kept
+        "Write to privacy@quill.ai or to Quill AI, Inc., 100 Market Street, San Francisco, CA 94105.",
+    ]
+    assert {"site navigation, header or footer", "list of links", "cookie banner"} <= reasons(doc)
+
+
+def test_a_summary_copied_into_every_tab_panel_is_kept_once_and_section_contents_lists_go() -> None:
+    doc = load("tab_layers.html")
+    stored = texts(doc)
+    assert stored.count("Our main goal is to give you an enjoyable Hive experience while you connect with new "
+                        "people.") == 1
+    assert not any("What you’ll find" in text for text in stored)
+    assert [text for text in stored if text.startswith("1. ")] == ["1. Information you give us",
+                                                                  "1. Sharing with other members"]
+    assert "Other members see your profile, your photos and the approximate distance between you." in stored
+    # a single paragraph repeated under another heading is policy text and stays
+    assert stored.count("You can withdraw your consent at any time in the settings of the app.") == 2
+    assert {"repeated layer", "table of contents"} <= reasons(doc)
+
+
+def test_a_legal_page_with_terms_and_privacy_panels_keeps_the_privacy_documents_only() -> None:
+    """Like Buffer's legal page: one `details` per document; the privacy policy and the state notice stay."""
+    doc = load("legal_panels.html")
+    headings = [block.text for block in doc.blocks if block.is_heading]
+    assert "Privacy Policy" in headings and "California Resident Privacy Notice" in headings
+    stored = " ".join(texts(doc))
+    assert "binding individual arbitration" not in stored and "DMCA" not in stored
+    assert "We keep your account information for as long as your account is open" in stored
+    assert "another legal document" in reasons(doc)
+
+
+def test_a_terms_page_holding_the_privacy_policy_in_a_named_panel_keeps_that_panel() -> None:
+    """Like Mistral AI's legal page: the documents are panels with ids; the privacy policy is #privacy-policy."""
+    doc = load("legal_ids.html")
+    stored = " ".join(texts(doc))
+    assert "binding individual arbitration" not in stored and "spam, malware" not in stored
+    assert body(doc)[0].startswith("This Privacy Policy describes how Loom Social")
+    assert doc.extraction is not None and doc.extraction.kept_share < 0.8  # the loss check still sees the rest
+
+
+def test_a_privacy_policy_that_mentions_the_terms_is_not_cut() -> None:
+    """A page that is only a privacy policy, wrapped in #privacy-policy, naming the terms in a heading."""
+    part = (FIXTURES / "legal_ids.html").read_text(encoding="utf-8").split('<div id="privacy-policy">')[1].split(
+        '<div id="usage-policy">')[0]
+    doc = parse_html(f"<html><head><title>Privacy Policy</title></head><body><main><h1>Privacy Policy</h1>"
+                     f'<div id="privacy-policy">{part}<h3>Our Terms of Use</h3><p>Our Terms of Use also apply to '
+                     "your use of the service.</p></div></main></body></html>")
+    assert "another legal document" not in reasons(doc)
+    assert body(doc)[0].startswith("This Privacy Policy describes") and body(doc)[-1].startswith("Our Terms of Use")

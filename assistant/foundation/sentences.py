@@ -1,4 +1,9 @@
-"""Sentence splitting tuned for legal text, with character offsets into the source text."""
+"""Sentence splitting tuned for legal text, with character offsets into the source text.
+
+English is split by pysbd and repaired by the rules below; German abbreviations ("z. B.", "d. h.", "bzw.",
+dates such as "4. Dezember") never end a sentence, and Japanese and Chinese text is also split after
+"。", "！" and "？" (with their closing brackets), which pysbd's English rules do not see as ends.
+"""
 from __future__ import annotations
 
 import re
@@ -23,14 +28,37 @@ _ALWAYS_JOIN = frozenset(
 _JOIN_IF_CONTINUED = frozenset(
     "etc. inc. ltd. co. corp. llc. l.l.c. plc. u.s. u.s.a. u.k. e.u. no. nos. st.".split()
 )
-_TERMINALS = tuple(".!?…")
-_CLOSERS = "\"'”’)]"
+# German abbreviations after which a sentence never ends ("z. B." and the like are handled as pairs).
+_GERMAN_ALWAYS_JOIN = frozenset(
+    "bzw. ggf. nr. vgl. sog. evtl. inkl. bspw. insb. zzgl. ziff. abs. lit. gem. z.b. d.h. u.a. u.u. "
+    "o.ä. s.o. s.u. i.d.r. u.ä.".split()
+)
+# A German abbreviation written as two letters with a space ("z. B."), as (first, second) lowercase.
+_GERMAN_PAIRS = frozenset({("z.", "b."), ("d.", "h."), ("u.", "a."), ("u.", "u."), ("o.", "ä."), ("s.", "o."),
+                           ("s.", "u."), ("u.", "ä."), ("i.", "d."), ("d.", "r."), ("i.", "s.")})
+_GERMAN_MONTH = re.compile(
+    r"(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)\b")
+_ORDINAL = re.compile(r"\d{1,2}\.")
+_ABBREVIATION_START = re.compile(r"\w{1,2}\.")
+_TERMINALS = tuple(".!?…。！？")
+_CLOSERS = "\"'”’)]」』）】〉》"
+# A fragment that goes on with a closing bracket or a comma belongs to the one before ("…か？" + "」と聞く").
+_CJK_CONTINUATION = re.compile(r"[」』）】〉》、，]")
+# Where Japanese and Chinese sentences end: "。", "！" or "？" and any closing brackets, unless a quotation
+# goes on ("「…ですか？」と聞く", "…？」，").
+_CJK_END = re.compile(r"[。！？]+[」』）】〉》”’\"']*(?![」』）】〉》”’\"'とっ、，])")
 _TAIL_CHARS = 64  # a fragment's last word, if it is an abbreviation, and its closing quotes fit in this
 _ENUMERATOR_MAX_CHARS = 8
 _ENUMERATOR_ONLY = re.compile(
     r"(?:\(?(?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{1,6})[.)]|\((?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{1,6})\)|[-*•·‣◦▪])"
 )
+# A multi-level section number ("7.4.1.", "10. 1."): it belongs to the clause that follows it.
+_SECTION_NUMBER = re.compile(r"\d{1,3}(?:\.\s?\d{1,3}){1,4}\.?")
+_SECTION_NUMBER_MAX_CHARS = 20
 _CONTINUATION = re.compile(r"[a-z0-9,;:)\]]")
+# No sentence starts with a colon, semicolon or comma ("Collected?" + ": YES — Disclosed?: YES"), nor with
+# the next "— Header: cell" pair of a table row read as a sentence.
+_PUNCTUATION_START = re.compile(r"[:;,]|— [^.!—]{1,80}?:")
 # A lowercase word cannot start a sentence ("... the Which Information Can I Access? section."),
 # unless it is a brand name such as iPhone or eBay.
 _LOWERCASE_WORD = re.compile(r"[a-z]+(?:[^A-Za-z]|$)")
@@ -38,7 +66,7 @@ _LOWERCASE_ENUMERATOR = re.compile(r"(?:[ivxlc]{1,6}|[a-z])[.)](?:\s|$)")
 _WORD_CHAR = re.compile(r"\w")
 _MIN_WORD_CHARS = 3
 # Where a long paragraph may be cut: after a sentence's final punctuation (and closing quotes) and space.
-_PIECE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+")
+_PIECE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+|[。！？][」』）】〉》”’\"']*\s*")
 _SPACE = re.compile(r"\s+")
 
 
@@ -117,7 +145,21 @@ def _sentence_starts(text: str) -> list[int]:
         if start > starts[-1]:
             starts.append(start)
         cursor = start + len(sentence)
-    return starts
+    return _with_cjk_starts(text, starts)
+
+
+def _with_cjk_starts(text: str, starts: list[int]) -> list[int]:
+    """`starts` plus the starts of sentences after each Japanese or Chinese sentence end in `text`."""
+    if not any(mark in text for mark in "。！？"):
+        return starts
+    found = set(starts)
+    for match in _CJK_END.finditer(text):
+        start = match.end()
+        while start < len(text) and text[start].isspace():
+            start += 1
+        if start < len(text):
+            found.add(start)
+    return sorted(found)
 
 
 def _merge(text: str, spans: list[Span], max_chars: int) -> list[Span]:
@@ -142,16 +184,34 @@ def _joins_next(text: str, fragment: Span, fragment_words: int, following: Span)
     """Whether `fragment` (with `fragment_words` word characters) must be joined with `following`."""
     start, end = fragment
     tail = text[max(start, end - _TAIL_CHARS):end]  # enough for the last word and closing quotes
-    last_word = tail.split()[-1].lstrip("([\"'“").lower() if tail.strip() else ""
+    tail_words = tail.lower().split()
+    last_word = tail_words[-1].lstrip("([\"'“") if tail_words else ""
     return (
         fragment_words < _MIN_WORD_CHARS
         or (end - start <= _ENUMERATOR_MAX_CHARS and _ENUMERATOR_ONLY.fullmatch(text, start, end) is not None)
+        or (end - start <= _SECTION_NUMBER_MAX_CHARS and _SECTION_NUMBER.fullmatch(text, start, end) is not None)
         or not tail.rstrip(_CLOSERS).endswith(_TERMINALS)
         or last_word in _ALWAYS_JOIN
         or (last_word in _JOIN_IF_CONTINUED and _CONTINUATION.match(text, *following) is not None)
+        or _german_abbreviation_ends(text, tail_words, last_word, following)
+        or _CJK_CONTINUATION.match(text, *following) is not None
+        or _PUNCTUATION_START.match(text, following[0]) is not None  # (may read past the fragment)
         or (_LOWERCASE_WORD.match(text, *following) is not None
             and _LOWERCASE_ENUMERATOR.match(text, *following) is None)
     )
+
+
+def _german_abbreviation_ends(text: str, tail_words: list[str], last_word: str, following: Span) -> bool:
+    """Whether the fragment ends inside a German abbreviation or a date ("wie z." + "B. Ihre",
+    "d. h." + "das", "bzw." + "die", "am 4." + "Dezember")."""
+    if last_word in _GERMAN_ALWAYS_JOIN:
+        return True
+    if len(tail_words) > 1 and (tail_words[-2].lstrip("([\"'“"), last_word) in _GERMAN_PAIRS:
+        return True
+    next_word = _ABBREVIATION_START.match(text, *following)
+    if next_word and (last_word, next_word.group().lower()) in _GERMAN_PAIRS:
+        return True
+    return _ORDINAL.fullmatch(last_word) is not None and _GERMAN_MONTH.match(text, *following) is not None
 
 
 def policy_from_sentences(sentences: list[str], title: str | None = None) -> ParsedPolicy:

@@ -4,12 +4,16 @@ Rules on the lexbor tree (measured against trafilatura on real pages: docs/resul
 
 - the main content is the page's single `main` (or role=main, or single `article`) when it holds a fair share
   of the text, else the body; site menus, headers without the title, footers, cookie banners, dialogs, login
-  and search forms, language pickers, breadcrumbs, skip links and "Back to top" are left out;
+  and search forms, language pickers, breadcrumbs, skip links and "Back to top" are left out, and so are
+  elements named as a site part (`nav_wrap`, `footerwrapper`) holding several links, unnamed lists of short
+  links to the site's own pages, promotion banners, feedback widgets and app-download prompts;
+- a page holding the terms and the privacy policy as separate parts keeps the privacy part(s) only;
 - collapsed text (accordion panels, tabs, `details`, `hidden`, `display:none`, `aria-hidden`) is policy text and
   is kept; only short hidden bits (icon labels, "Close") are not; an accordion's toggle button is its heading;
 - a data table's body rows become sentences with their column headers ("Category: Identifiers — Sold: No");
 - a table of contents (in-page links naming later headings), bare footnote numbers and exact repeats of an
-  earlier paragraph are left out;
+  earlier paragraph are left out, and so is a run of blocks that repeats earlier ones word for word (the same
+  summary copied into every tab panel), while a single paragraph repeated under another heading stays;
 - `<noscript>` is cut out before parsing (a browser running scripts never shows it; a self-closing
   `<iframe/>` inside it would otherwise swallow the rest of the page).
 
@@ -20,6 +24,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -42,6 +47,17 @@ from assistant.ingest.parsing import (
 _WORD = re.compile(r"\w+")
 _MIN_TOC_LINES = 3  # a table of contents written as plain lines: at least this many heading lines in a row
 _TOC_LINE_WORDS = 12
+# A page holding several legal documents: the part named as the privacy policy is kept when the page also names
+# terms of use or service, and the part holds at least `_PART_MIN_WORDS` words but not nearly all of them.
+_PRIVACY_TITLE = re.compile(r"(?:[\w.]+ ){0,3}privacy (?:policy|notice|statement)")
+_TERMS_TITLE = re.compile(r"\bterms (?:of (?:use|service|sale)|and conditions)\b|\buser agreement\b|\blegal terms\b")
+_PART_MIN_WORDS = 300
+_PRIVACY_TOPIC = re.compile(r"privacy|personal (?:data|information)|data (?:protection|retention)|gdpr|ccpa|cpra|"
+                            r"california|cookie|retention")
+_PART_MAX_SHARE = 0.8
+_TOC_LABEL = re.compile(
+    r"(?:table of )?contents|what you ?ll find (?:in|on) this (?:section|page)|in this (?:section|article|policy|page)|"
+    r"on this page|jump to(?: section)?|quick links|sections|summary of contents")
 _NOSCRIPT = re.compile(r"<noscript\b.*?(?:</noscript\s*>|$)", re.IGNORECASE | re.DOTALL)
 _UNSEEN_TAGS = frozenset({"script", "style", "template", "head", "noscript", "iframe"})
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden|(?<![-\w])(?:max-)?height\s*:\s*0(?![.\d])",
@@ -50,19 +66,40 @@ _SHORT_HIDDEN_WORDS = 8  # hidden text shorter than this is a UI label, not a co
 _MAIN_SHARE = 0.3  # a main/article holding less of the body's words than this is not the content
 _BOILERPLATE_MAX_SHARE = 0.4  # a block named like boilerplate that holds more of the text than this is kept
 _DUPLICATE_MIN_WORDS = 6
+_RUN_MIN_PARAGRAPHS = 2  # a run of repeated blocks holding this many paragraphs is a copied layer
 _DROPPED_LISTED = 12
 _SHOWN_CHARS = 160
 # Consent managers: always boilerplate, whatever their size.
 _CONSENT_VENDOR = re.compile(
     r"onetrust|ot-sdk|optanon|didomi|usercentrics|truste|cookiebot|cybotcookiebot|cookieyes|cookie-?law|osano|"
-    r"iubenda|qc-cmp|cc-window|cookie-?consent|consent-?banner|consent-?manager|gdpr-?banner|cmp-?(?:banner|container)",
+    r"iubenda|qc-cmp|cc-window|cookie-?consent|consent-?banner|consent-?manager|gdpr-?banner|cmp-?(?:banner|container)|"
+    r"moove-?gdpr|gdpr-?cookie|fs-cc-",
     re.IGNORECASE)
 _BOILERPLATE_NAME = re.compile(
     r"cookie-?(?:banner|bar|notice|popup|modal|alert|message|wrapper|container)|consent|\bbanner\b|skip-?(?:link|to|nav)|"
     r"back-?to-?top|to-?top|breadcrumb|lang(?:uage)?-?(?:select|switch|picker|menu|chooser|dropdown)|locale-?select|"
-    r"country-?select|\blog-?in\b|sign-?in|\bsignup\b|newsletter|social-?(?:share|links|icons)|share-?(?:bar|links)",
+    r"country-?select|\blog-?in\b|sign-?in|\bsignup\b|newsletter|social-?(?:share|links|icons)|share-?(?:bar|links)|"
+    r"w-form-(?:done|fail)|form-(?:success|error)-?message|\bfeedback\b|theme-?(?:switch|toggle)|(?:light|dark)-?theme|"
+    r"(?:top|promo|announcement)-?banner|ai-?(?:article-?)?summary|article-?(?:ratings?|foot)\b|download[-_]?app|"
+    r"chat-?assistant|mobile-?menu",
     re.IGNORECASE)
-_NAVIGATION_NAME = re.compile(r"nav|menu|header|footer|dropdown|sidebar|toolbar", re.IGNORECASE)  # with many links
+# A class or id token naming the site's navigation, header or footer ("nav_wrap", "header-container-wrapper",
+# "footerwrapper", "mega-menu"): left out when it holds at least `_SITE_PART_MIN_LINKS` links, whatever
+# their share of its words (a mega-menu's cards describe each link).
+_SITE_PART_TOKEN = re.compile(
+    r"(?:^|[-_])(?:nav|navbar|navigation|header|footer|menu|megamenu|mega-menu)(?:$|[-_]|wrap)", re.IGNORECASE)
+_SITE_PART_MIN_LINKS = 5
+# A bare list of links to the site's own pages (a footer's columns without any name): at least this many links,
+# nearly all of its words, a few words each.
+_LINK_LIST_MIN_LINKS = 8
+_LINK_LIST_DENSITY = 0.7
+_LINK_LIST_WORDS_PER_LINK = 4
+_CARD_LIST_WORDS_PER_LINK = 12  # links that each wrap a short description ("Sub-processors — who we use")
+_CARD_LIST_INTERNAL_SHARE = 0.9
+_LINK_LIST_INTERNAL_SHARE = 0.6
+_SOCIAL_HOSTS = frozenset({"x.com", "twitter.com", "facebook.com", "instagram.com", "linkedin.com", "youtube.com",
+                           "tiktok.com", "discord.gg", "discord.com", "threads.net", "reddit.com", "pinterest.com"})
+_NAVIGATION_NAME = re.compile(r"nav|menu|header|footer|dropdown|sidebar|toolbar|related", re.IGNORECASE)  # with many links
 _BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "dialog", "alertdialog", "menu",
                                 "menubar"})
 _PAGE_CONTROL = re.compile(
@@ -92,13 +129,17 @@ def parse_page(html: str) -> Document:
     root = _main_content(tree, dropped)
     if root is None:
         return Document(title, [], Extraction(0, visible))
-    _drop_boilerplate(root, dropped)
+    _drop_boilerplate(root, dropped, _site_domain(tree))
+    root = _privacy_container(root, tree, title, dropped)
     _drop_tables_of_contents(root, tree, dropped)
     builder = _PageBlocks(_panel_titles(root))
     for event, node in _walk(root, atoms=_HEADING_TAGS | {"table", "button", "summary"}):
         builder.handle(event, node)
     builder.flush()
     blocks, duplicates = _drop_repeats(_drop_listed_headings(builder.blocks, dropped), dropped)
+    blocks, repeated = _drop_repeated_runs(blocks, dropped)
+    blocks = _privacy_section(blocks, title, dropped)
+    duplicates += repeated
     kept = sum(words_in(block.text) for block in blocks)
     listed = tuple(sorted(dropped, key=lambda block: -block.words)[:_DROPPED_LISTED])
     return Document(title or builder.first_h1, blocks, Extraction(kept, visible, listed, duplicates))
@@ -187,13 +228,22 @@ def _record_outside(main: LexborNode, dropped: list[DroppedBlock]) -> None:
 # --------------------------------------------------------------------------- boilerplate
 
 
-def _drop_boilerplate(root: LexborNode, dropped: list[DroppedBlock]) -> None:
-    """Remove menus, site headers and footers, cookie banners, dialogs, login forms and the like below `root`."""
+def _site_domain(tree: LexborHTMLParser) -> str | None:
+    """The page's own domain ("perplexity.ai"), from its canonical link or og:url, if it names one."""
+    node = tree.css_first("link[rel=canonical], meta[property='og:url']")
+    url = (node.attributes.get("href") or node.attributes.get("content") or "") if node is not None else ""
+    host = urlsplit(url.strip()).hostname or ""
+    return ".".join(host.split(".")[-2:]) or None
+
+
+def _drop_boilerplate(root: LexborNode, dropped: list[DroppedBlock], site_domain: str | None = None) -> None:
+    """Remove menus, site headers and footers, cookie banners, dialogs, login forms and the like below `root`
+    (`site_domain` tells links to the site's own pages from others)."""
     total = max(words_in(root.text(deep=True, separator=" ")), 1)
     for node in list(root.traverse(include_text=False)):
         if node.mem_id == root.mem_id or not _attached(node, root):
             continue
-        reason = _boilerplate_reason(node, total)
+        reason = _boilerplate_reason(node, total, site_domain)
         if reason:
             _record(dropped, node, reason)
             node.decompose()
@@ -207,7 +257,7 @@ def _attached(node: LexborNode, root: LexborNode) -> bool:
     return False
 
 
-def _boilerplate_reason(node: LexborNode, total: int) -> str | None:
+def _boilerplate_reason(node: LexborNode, total: int, site_domain: str | None = None) -> str | None:
     tag = node.tag or ""
     role = (node.attributes.get("role") or "").strip().lower()
     names = _attribute_names(node)
@@ -234,15 +284,157 @@ def _boilerplate_reason(node: LexborNode, total: int) -> str | None:
         return "sidebar"
     if _NAVIGATION_NAME.search(names) and not has_title and _link_density(node) >= 0.5:
         return "navigation"
+    if not has_title and _names_site_part(node) and len(node.css("a[href]")) >= _SITE_PART_MIN_LINKS:
+        return "site navigation, header or footer"
+    if not has_title and _is_link_list(node, site_domain):
+        return "list of links"
     if _BOILERPLATE_NAME.search(names) and node.css_first("h1, h2, h3, h4") is None:
         return "cookie banner" if "cookie" in names.lower() or "consent" in names.lower() else "page control"
     return None
+
+
+def _names_site_part(node: LexborNode) -> bool:
+    attrs = node.attributes
+    tokens = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".split()
+    return any(_SITE_PART_TOKEN.search(token) for token in tokens)
+
+
+def _is_link_list(node: LexborNode, site_domain: str | None) -> bool:
+    """Many short links to the site's own pages and (almost) nothing else: a menu or footer without a name."""
+    if node.tag not in ("div", "ul", "ol", "section") or _inside(node, "table"):
+        return False
+    links = node.css("a[href]")
+    if len(links) < _LINK_LIST_MIN_LINKS:
+        return False
+    text_words = words_in(node.text(deep=True, separator=" "))
+    if text_words > _CARD_LIST_WORDS_PER_LINK * len(links) or _link_density(node) < _LINK_LIST_DENSITY:
+        return False
+    internal = sum(_is_internal(link.attributes.get("href") or "", site_domain) for link in links)
+    if text_words > _LINK_LIST_WORDS_PER_LINK * len(links):  # cards: links to the site's own pages only
+        return internal >= _CARD_LIST_INTERNAL_SHARE * len(links)
+    return internal >= _LINK_LIST_INTERNAL_SHARE * len(links)
+
+
+def _is_internal(href: str, site_domain: str | None) -> bool:
+    """A link to another page of the site (relative, or to `site_domain` and its subdomains) or to one of its
+    social-network accounts, as menus and footers hold them; not an in-page, mail or phone link."""
+    href = href.strip().lower()
+    if not href or href.startswith(("#", "mailto:", "tel:", "javascript:")):
+        return False
+    host = urlsplit(href).hostname if "//" in href else None
+    if host is None:
+        return True
+    return host.removeprefix("www.") in _SOCIAL_HOSTS or (
+        site_domain is not None and (host == site_domain or host.endswith("." + site_domain)))
 
 
 def _link_density(node: LexborNode) -> float:
     text = words_in(node.text(deep=True, separator=" "))
     linked = sum(words_in(a.text(deep=True, separator=" ")) for a in node.css("a"))
     return linked / text if text else 0.0
+
+
+# --------------------------------------------------------------------------- several documents on one page
+
+
+def _names_privacy_policy(text: str) -> bool:
+    return _PRIVACY_TITLE.fullmatch(_heading_key(text)) is not None
+
+
+def _names_terms(tree: LexborHTMLParser, title: str | None) -> bool:
+    """Whether the page names terms of use or service in its title, a heading, a tab or a button."""
+    names = [title or ""] + [_text_of(node) for node in tree.css("h1, h2, h3, h4, button, [role=tab], summary")]
+    return any(_TERMS_TITLE.search(_heading_key(name)) for name in names if len(name) <= _PSEUDO_HEADING_MAX)
+
+
+def _privacy_container(root: LexborNode, tree: LexborHTMLParser, title: str | None,
+                       dropped: list[DroppedBlock]) -> LexborNode:
+    """On a page that holds the terms and the privacy policy (one panel per legal document), the element named as
+    the privacy policy (`_part_name`: an id "privacy-policy", a `details` whose summary says "Privacy Policy"),
+    when it holds a fair share of the text but not nearly all of it; else `root`."""
+    total = words_in(root.text(deep=True, separator=" "))
+    for node in root.css("div, section, article, details, [role=tabpanel]"):
+        name = _part_name(node)
+        if not name or not _names_privacy_policy(name):
+            continue
+        words = words_in(node.text(deep=True, separator=" "))
+        if _PART_MIN_WORDS <= words < _PART_MAX_SHARE * total and _names_terms(tree, title):
+            if node.attributes.get("id") and node.tag != "details":
+                dropped.append(DroppedBlock(f"the page's other legal documents beside “{name[:60]}”", total - words,
+                                            "another legal document"))
+                return node
+            return _privacy_parts(node, dropped)
+    return root
+
+
+def _privacy_parts(part: LexborNode, dropped: list[DroppedBlock]) -> LexborNode:
+    """The privacy documents among the page's legal documents shown as sibling panels (`details` or sections):
+    the privacy policy and its companions (state notices, GDPR, data retention, cookies) stay, the terms and
+    the rest go. Returns the element holding the panels."""
+    panel = part
+    while panel.parent is not None and not _is_panel_row(panel):
+        panel = panel.parent
+    container = panel.parent
+    if container is None or not _is_panel_row(panel):
+        return part
+    for sibling in list(container.iter(include_text=False)):
+        if sibling.mem_id == panel.mem_id or sibling.tag != panel.tag:
+            continue
+        name = _panel_name(sibling)
+        if name is None or not _PRIVACY_TOPIC.search(name.lower()):
+            _record(dropped, sibling, "another legal document")
+            sibling.decompose()
+    return container
+
+
+def _is_panel_row(node: LexborNode) -> bool:
+    """Whether `node` is one of several siblings of its tag that each open with a summary or heading."""
+    parent = node.parent
+    if parent is None:
+        return False
+    siblings = [child for child in parent.iter(include_text=False) if child.tag == node.tag]
+    return len(siblings) >= 2 and sum(_panel_name(child) is not None for child in siblings) >= 2
+
+
+def _panel_name(node: LexborNode) -> str | None:
+    first = node.css_first("summary, h1, h2, h3, h4")
+    return _text_of(first) if first is not None and _text_of(node).startswith(_text_of(first)) else None
+
+
+def _part_name(node: LexborNode) -> str | None:
+    """What names a part of the page: its id ("privacy-policy"), or the summary of a `details`, or the first
+    heading of a section or tab panel when that heading opens it."""
+    identifier = node.attributes.get("id") or ""
+    if identifier and node.tag != "details":
+        return identifier.replace("-", " ").replace("_", " ")
+    if node.tag in ("details", "section") or node.attributes.get("role") == "tabpanel":
+        first = node.css_first("summary, h1, h2, h3, h4")
+        if first is not None and _text_of(node).startswith(_text_of(first)):
+            return _text_of(first)
+    return None
+
+
+def _privacy_section(blocks: list[Block], title: str | None, dropped: list[DroppedBlock]) -> list[Block]:
+    """On a page whose headings name the terms and the privacy policy side by side, the privacy policy's section
+    only: from its heading to the next heading of the same level or above."""
+    headings = [(index, block) for index, block in enumerate(blocks) if block.is_heading]
+    for position, (start, heading) in enumerate(headings):
+        if not _names_privacy_policy(heading.text):
+            continue
+        depth = len(heading.section_path)
+        peers = [block for _, block in headings if len(block.section_path) == depth]
+        if not any(_TERMS_TITLE.search(_heading_key(block.text)) for block in peers):
+            continue
+        end = next((index for index, block in headings[position + 1:] if len(block.section_path) <= depth),
+                   len(blocks))
+        part = blocks[start:end]
+        words = sum(words_in(block.text) for block in part)
+        total = sum(words_in(block.text) for block in blocks)
+        if words >= _PART_MIN_WORDS:
+            dropped.append(DroppedBlock(f"the page's other legal documents beside “{heading.text[:60]}”",
+                                        total - words, "another legal document"))
+            return part
+    return blocks
 
 
 # --------------------------------------------------------------------------- tables of contents
@@ -280,7 +472,8 @@ def _heading_key(text: str) -> str:
 
 def _drop_listed_headings(blocks: list[Block], dropped: list[DroppedBlock]) -> list[Block]:
     """Leave out a table of contents written as plain lines (no links): a run of at least
-    `_MIN_TOC_LINES` short lines, each repeating one of the page's headings."""
+    `_MIN_TOC_LINES` short lines, each repeating one of the page's headings, or any such run after a label
+    such as "What you'll find in this section" (the label goes too)."""
     headings = {_heading_key(block.text) for block in blocks if block.is_heading}
     headings |= {_heading_key(part) for block in blocks for part in block.section_path}
     headings.discard("")
@@ -292,10 +485,11 @@ def _drop_listed_headings(blocks: list[Block], dropped: list[DroppedBlock]) -> l
     kept: list[Block] = []
     start = 0
     while start < len(blocks):
-        end = start
+        labelled = _TOC_LABEL.fullmatch(_key(blocks[start].text)) is not None
+        end = start + labelled
         while end < len(blocks) and listed(blocks[end]):
             end += 1
-        if end - start >= _MIN_TOC_LINES:
+        if end - start >= _MIN_TOC_LINES or labelled:
             text = " ".join(block.text for block in blocks[start:end])
             dropped.append(DroppedBlock(text[:_SHOWN_CHARS], words_in(text), "table of contents"))
             start = end
@@ -564,3 +758,31 @@ def _drop_repeats(blocks: list[Block], dropped: list[DroppedBlock]) -> tuple[lis
         dropped.append(DroppedBlock(shown, words_in(text) * count, reason))
     duplicates = sum(count for (_, reason), count in left_out.items() if reason == "duplicate")
     return kept, duplicates
+
+
+def _drop_repeated_runs(blocks: list[Block], dropped: list[DroppedBlock]) -> tuple[list[Block], int]:
+    """Leave out runs of consecutive blocks that each repeat an earlier block word for word, when a run holds at
+    least `_RUN_MIN_PARAGRAPHS` paragraphs of `_DUPLICATE_MIN_WORDS` words or more: a layer of the page copied
+    (the same section summary in every hidden tab panel). A single repeated paragraph stays."""
+    seen: set[str] = set()
+    repeated = []
+    for block in blocks:
+        repeated.append(block.text in seen)
+        seen.add(block.text)
+    kept: list[Block] = []
+    left_out = 0
+    start = 0
+    while start < len(blocks):
+        end = start
+        while end < len(blocks) and repeated[end]:
+            end += 1
+        run = blocks[start:end]
+        if sum(not b.is_heading and words_in(b.text) >= _DUPLICATE_MIN_WORDS for b in run) >= _RUN_MIN_PARAGRAPHS:
+            text = " ".join(block.text for block in run)
+            dropped.append(DroppedBlock(text[:_SHOWN_CHARS], words_in(text), "repeated layer"))
+            left_out += sum(not block.is_heading for block in run)
+            start = end
+        else:
+            kept.append(blocks[start])
+            start += 1
+    return kept, left_out
