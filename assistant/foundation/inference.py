@@ -1,0 +1,65 @@
+"""How the shipped models run: ONNX Runtime (default) or PyTorch, and where the ONNX graphs are cached.
+
+`ASSISTANT_BACKEND`: `onnx` (default: each model at its shipped precision, int8 where its measured
+quality holds, see `docs/results.md`), `onnx-fp32`, `onnx-int8` (every model, for measuring) or `torch`
+(the training stack, for comparison). `ASSISTANT_ONNX_CACHE` (default: `onnx/` in the per-user cache
+directory) holds one folder per model and release hash; `assistant export` fills it, and a missing graph
+is exported on first use. Nothing here imports torch.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from assistant.foundation.errors import AssistantError
+from assistant.foundation.resources import cache_dir
+
+BACKENDS = ("onnx", "onnx-fp32", "onnx-int8", "torch")
+DEFAULT_BACKEND = "onnx"
+
+# A model's forward pass: named int64 inputs (batch × tokens) → its outputs, as numpy arrays.
+Forward = Callable[[dict[str, np.ndarray]], list[np.ndarray]]
+
+
+def backend() -> str:
+    """The backend `ASSISTANT_BACKEND` names (default onnx)."""
+    value = (os.environ.get("ASSISTANT_BACKEND") or DEFAULT_BACKEND).strip().lower()
+    if value not in BACKENDS:
+        raise AssistantError(f"ASSISTANT_BACKEND={value!r} is not one of {', '.join(BACKENDS)}.")
+    return value
+
+
+def onnx_cache_dir() -> Path:
+    """Where exported ONNX graphs live (`ASSISTANT_ONNX_CACHE`, default `<cache>/onnx`)."""
+    override = os.environ.get("ASSISTANT_ONNX_CACHE")
+    return Path(override).expanduser() if override else cache_dir() / "onnx"
+
+
+def threads() -> int:
+    """Intra-op threads of every session: the cores this process may use (at most 4: these are small models)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(4, cores))
+
+
+class OnnxForward:
+    """One ONNX Runtime session on the CPU, called like a `Forward`."""
+
+    def __init__(self, path: Path) -> None:
+        import onnxruntime  # ~0.2 s: only when a model is first used
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads()
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.path = path
+        self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.inputs: Sequence[str] = [i.name for i in self.session.get_inputs()]
+
+    def __call__(self, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        return self.session.run(None, {name: feeds[name] for name in self.inputs})

