@@ -38,8 +38,20 @@ def onnx_cache_dir() -> Path:
     return Path(override).expanduser() if override else cache_dir() / "onnx"
 
 
+_threads: int | None = None
+
+
+def set_threads(count: int | None) -> None:
+    """Intra-op threads of the sessions created from now on (None: `threads()`'s default)."""
+    global _threads
+    _threads = count
+
+
 def threads() -> int:
-    """Intra-op threads of every session: the cores this process may use (at most 4: these are small models)."""
+    """Intra-op threads of every session: as set, else the cores this process may use (at most 4: these
+    are small models)."""
+    if _threads:
+        return _threads
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -57,6 +69,8 @@ class OnnxForward:
         options.intra_op_num_threads = threads()
         options.inter_op_num_threads = 1
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # no busy-waiting between operators: on a shared machine a spinning thread steals the core it waits for
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.path = path
         self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self.inputs: Sequence[str] = [i.name for i in self.session.get_inputs()]

@@ -475,6 +475,19 @@ def train_retriever() -> None:
     console.print(train_release(log=console.print))
 
 
+@app.command()
+@_friendly_errors
+def export(
+    force: Annotated[bool, typer.Option("--force", help="Export again even if the cache has the graphs.")] = False,
+) -> None:
+    """Export every shipped model to ONNX (the cache in ASSISTANT_ONNX_CACHE, default the per-user cache),
+    at the precision ASSISTANT_BACKEND runs it at; a model already exported is skipped (quick)."""
+    from assistant.models.runtime import export_all  # lazy: torch loads only if a graph is missing
+
+    for name, path, fresh in export_all(force=force):
+        console.print(f"{name}: {path} ({'exported' if fresh else 'cached'})", markup=False, soft_wrap=True)
+
+
 def _print_json(data: Any) -> None:
     """Pretty JSON on stdout, non-ASCII kept readable and every control character escaped."""
     sys.stdout.write(escape_json_controls(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")

@@ -7,8 +7,11 @@ heads' raw scores, post-processed in numpy by their inference classes.
 """
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
+import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -94,7 +97,8 @@ def export(name: str, directory: Path | None, folder: Path, precision: str = "fp
         ids = torch.tensor([[101, 2057, 3745, 2115, 2951, 102], [101, 2057, 102, 0, 0, 0]])
         example = {"input_ids": ids, "attention_mask": (ids > 0).long(), "token_type_ids": torch.zeros_like(ids)}
         axes = {n: {0: "batch", 1: "tokens"} for n in graph.inputs} | {n: {0: "batch"} for n in graph.outputs}
-        with _temporary(fp32) as partial, torch.inference_mode():
+        with _temporary(fp32) as partial, torch.inference_mode(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the tracer's notes on shape-dependent Python code (exported correctly)
             torch.onnx.export(module, tuple(example[n] for n in graph.inputs), str(partial),
                               input_names=list(graph.inputs), output_names=list(graph.outputs),
                               dynamic_axes=axes, opset_version=OPSET, dynamo=False)
@@ -104,9 +108,21 @@ def export(name: str, directory: Path | None, folder: Path, precision: str = "fp
     if not int8.exists():
         from onnxruntime.quantization import QuantType, quantize_dynamic  # needs the onnx package
 
-        with _temporary(int8) as partial:
+        with _temporary(int8) as partial, _quiet_root_logger():
             quantize_dynamic(str(fp32), str(partial), weight_type=QuantType.QInt8)
     return int8
+
+
+@contextmanager
+def _quiet_root_logger():
+    """The quantizer logs a pre-processing hint on the root logger at WARNING: not for users."""
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        root.setLevel(level)
 
 
 class _temporary:

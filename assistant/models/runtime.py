@@ -74,6 +74,22 @@ def ensure_graph(name: str, directory: Path | None = None, precision_: str | Non
     return path
 
 
+def export_all(force: bool = False) -> list[tuple[str, Path, bool]]:
+    """Export every shipped model at the precision the backend runs it at (the torch backend: the ONNX
+    default); returns (name, path, whether it was exported now)."""
+    import shutil
+
+    done = []
+    for name, graph in GRAPHS.items():
+        chosen = "fp32" if backend() == "torch" else precision(name)
+        path = graph_path(name, graph.release, chosen)
+        if force and path.parent.exists():
+            shutil.rmtree(path.parent)
+        fresh = not path.exists()
+        done.append((name, ensure_graph(name, graph.release, chosen), fresh))
+    return done
+
+
 def load_forward(name: str, directory: Path | None = None) -> Forward:
     """The forward pass of model `name` on the configured backend."""
     directory = directory if directory is not None else GRAPHS[name].release
