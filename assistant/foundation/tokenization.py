@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+import threading
 from functools import cache
 
 import numpy as np
@@ -30,13 +31,21 @@ class TokenBatch:
 
 
 @cache
-def tokenizer(max_length: int, strategy: str = "longest_first") -> Tokenizer:
-    """The base tokenizer truncating to `max_length` word pieces (`strategy`: longest_first or only_second)
-    and padding to the longest row."""
+def _base_tokenizer() -> Tokenizer:
+    """The base tokenizer, read once (~70 ms), padding to the longest row."""
     tok = Tokenizer.from_file(str(bundled_model_dir() / "tokenizer.json"))
-    tok.enable_truncation(max_length, strategy=strategy)
     tok.enable_padding(pad_id=tok.token_to_id("[PAD]"), pad_token="[PAD]")
     return tok
+
+
+_lock = threading.Lock()  # truncation is the shared tokenizer's state: set and used under one lock
+
+
+def _encode(max_length: int, strategy: str, inputs: list, **options) -> list[Encoding]:
+    tok = _base_tokenizer()
+    with _lock:
+        tok.enable_truncation(max_length, strategy=strategy)
+        return tok.encode_batch(inputs, **options)
 
 
 def _batch(encodings: list[Encoding]) -> TokenBatch:
@@ -46,19 +55,19 @@ def _batch(encodings: list[Encoding]) -> TokenBatch:
 
 
 def encode_texts(texts: Sequence[str], max_length: int) -> TokenBatch:
-    return _batch(tokenizer(max_length).encode_batch(list(texts)))
+    return _batch(_encode(max_length, "longest_first", list(texts)))
 
 
 def encode_words(token_lists: Sequence[Sequence[str]], max_length: int) -> TokenBatch:
     """Pre-split words (each word's pieces keep its index in `Encoding.word_ids`)."""
-    return _batch(tokenizer(max_length).encode_batch([list(t) for t in token_lists], is_pretokenized=True))
+    return _batch(_encode(max_length, "longest_first", [list(t) for t in token_lists], is_pretokenized=True))
 
 
 def encode_pairs(questions: Sequence[str], contexts: Sequence[str], max_length: int) -> TokenBatch:
     """`[CLS] question [SEP] context [SEP]`, truncating only the context; offsets are into each part."""
-    return _batch(tokenizer(max_length, "only_second").encode_batch(list(zip(questions, contexts))))
+    return _batch(_encode(max_length, "only_second", list(zip(questions, contexts))))
 
 
 def piece_offsets(text: str, max_length: int) -> list[tuple[int, int]]:
     """Character offsets of the word pieces of `text` (no special tokens)."""
-    return tokenizer(max_length).encode(text, add_special_tokens=False).offsets
+    return _encode(max_length, "longest_first", [text], add_special_tokens=False)[0].offsets

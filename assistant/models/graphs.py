@@ -19,6 +19,7 @@ import torch
 
 from assistant.foundation.encoder import load_base_encoder, load_task_state, mean_pool
 from assistant.foundation.releases import load_release
+from assistant.foundation.inference import optimized_path, save_optimized
 from assistant.models.runtime import GRAPHS
 
 OPSET = 17
@@ -87,8 +88,10 @@ def torch_forward(name: str, directory: Path | None) -> TorchForward:
 
 
 def export(name: str, directory: Path | None, folder: Path, precision: str = "fp32") -> Path:
-    """Write `folder/model.onnx` (fp32) and, for int8, `folder/model.int8.onnx` (dynamic quantization of
-    the linear layers); each file is written under a temporary name and renamed, so a reader never sees half."""
+    """Write `folder/model.onnx` (the traced fp32 graph), for int8 `folder/model.int8.onnx` (dynamic
+    quantization of the weights), and the file sessions load, `folder/model[.int8].opt.onnx`: the graph
+    after ONNX Runtime's extended optimisations (fused attention and layer norms), saved so that no
+    session pays for them again. Each file is written under a temporary name and renamed."""
     folder.mkdir(parents=True, exist_ok=True)
     fp32 = folder / "model.onnx"
     if not fp32.exists():
@@ -102,15 +105,19 @@ def export(name: str, directory: Path | None, folder: Path, precision: str = "fp
             torch.onnx.export(module, tuple(example[n] for n in graph.inputs), str(partial),
                               input_names=list(graph.inputs), output_names=list(graph.outputs),
                               dynamic_axes=axes, opset_version=OPSET, dynamo=False)
-    if precision == "fp32":
-        return fp32
-    int8 = folder / "model.int8.onnx"
-    if not int8.exists():
-        from onnxruntime.quantization import QuantType, quantize_dynamic  # needs the onnx package
+    source = fp32
+    if precision == "int8":
+        source = folder / "model.int8.onnx"
+        if not source.exists():
+            from onnxruntime.quantization import QuantType, quantize_dynamic  # needs the onnx package
 
-        with _temporary(int8) as partial, _quiet_root_logger():
-            quantize_dynamic(str(fp32), str(partial), weight_type=QuantType.QInt8)
-    return int8
+            with _temporary(source) as partial, _quiet_root_logger():
+                quantize_dynamic(str(fp32), str(partial), weight_type=QuantType.QInt8)
+    optimized = optimized_path(source)
+    if not optimized.exists():
+        with _temporary(optimized) as partial:
+            save_optimized(source, partial)
+    return optimized
 
 
 @contextmanager

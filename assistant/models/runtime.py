@@ -8,6 +8,8 @@ folder's name holds a hash of the release, so a new release exports anew. Nothin
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from assistant.foundation.base_model import EMBEDDER_NAME, bundled_model_dir
 from assistant.foundation.inference import Forward, OnnxForward, backend, onnx_cache_dir
 from assistant.foundation.releases import WEIGHTS_DIR, release_files
 
-GRAPH_VERSION = "1"  # bump when a graph's inputs, outputs or export settings change
+GRAPH_VERSION = "2"  # bump when a graph's inputs, outputs or export settings change
 
 
 @dataclass(frozen=True)
@@ -49,16 +51,49 @@ def precision(name: str) -> str:
 
 
 def release_key(name: str, directory: Path | None) -> str:
-    """A hash of everything a graph is made from: the graph version, the base model and the release's files."""
-    digest = hashlib.sha256(f"{GRAPH_VERSION}|{name}|{EMBEDDER_NAME}|".encode())
+    """A hash of everything a graph is made from: the graph version, ONNX Runtime's version (the saved graph
+    holds its fused operators), the base model and the release's files."""
+    digest = hashlib.sha256(f"{GRAPH_VERSION}|{name}|{EMBEDDER_NAME}|{_onnxruntime_version()}|".encode())
     digest.update(str((bundled_model_dir() / "model.safetensors").stat().st_size).encode())
     for path in release_files(directory) if directory else []:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        digest.update(path.name.encode() + b"\0" + _file_digest(path).encode())
     return digest.hexdigest()[:16]
 
 
+def _onnxruntime_version() -> str:
+    import onnxruntime  # the sessions need it next anyway
+
+    return onnxruntime.__version__
+
+
+def _file_digest(path: Path) -> str:
+    """sha256 of a file, remembered in the cache by path, size and modification time (a 20 MB release
+    would otherwise be hashed on every start)."""
+    stat = path.stat()
+    memo = onnx_cache_dir() / "digests.json"
+    try:
+        known = json.loads(memo.read_text())
+    except (OSError, ValueError):
+        known = {}
+    signature = f"{stat.st_size}:{stat.st_mtime_ns}"
+    entry = known.get(str(path.resolve()))
+    if entry and entry[0] == signature:
+        return entry[1]
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    known[str(path.resolve())] = [signature, digest]
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        partial = memo.with_name(f".digests.{os.getpid()}.json")
+        partial.write_text(json.dumps(known))
+        os.replace(partial, memo)
+    except OSError:  # a read-only cache: hash again next time
+        pass
+    return digest
+
+
 def graph_path(name: str, directory: Path | None, precision: str) -> Path:
-    file = "model.onnx" if precision == "fp32" else f"model.{precision}.onnx"
+    """The optimised graph sessions load (`assistant.models.graphs.export` writes it)."""
+    file = "model.opt.onnx" if precision == "fp32" else f"model.{precision}.opt.onnx"
     return onnx_cache_dir() / f"{name}-{release_key(name, directory)}" / file
 
 
