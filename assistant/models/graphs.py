@@ -89,7 +89,7 @@ def torch_forward(name: str, directory: Path | None) -> TorchForward:
 
 def export(name: str, directory: Path | None, folder: Path, precision: str = "fp32") -> Path:
     """Write `folder/model.onnx` (the traced fp32 graph), for int8 `folder/model.int8.onnx` (dynamic
-    quantization of the weights), and the file sessions load, `folder/model[.int8].opt.onnx`: the graph
+    quantization of the matrix products' weights, per output channel: the embeddings stay fp32), and the file sessions load, `folder/model[.int8].opt.onnx`: the graph
     after ONNX Runtime's extended optimisations (fused attention and layer norms), saved so that no
     session pays for them again. Each file is written under a temporary name and renamed."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -112,7 +112,8 @@ def export(name: str, directory: Path | None, folder: Path, precision: str = "fp
             from onnxruntime.quantization import QuantType, quantize_dynamic  # needs the onnx package
 
             with _temporary(source) as partial, _quiet_root_logger():
-                quantize_dynamic(str(fp32), str(partial), weight_type=QuantType.QInt8)
+                quantize_dynamic(str(fp32), str(partial), weight_type=QuantType.QInt8, per_channel=True,
+                                 op_types_to_quantize=["MatMul"])
     optimized = optimized_path(source)
     if not optimized.exists():
         with _temporary(optimized) as partial:
