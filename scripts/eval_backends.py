@@ -36,7 +36,7 @@ def run(name: str, backend: str, limit: int | None) -> dict:
     if limit and name in LIMITED:
         command += ["--limit", str(limit)]
     started = time.perf_counter()
-    done = subprocess.run(command, env=dict(os.environ, ASSISTANT_BACKEND=backend), capture_output=True, text=True)
+    done = subprocess.run(command, check=False, env=dict(os.environ, ASSISTANT_BACKEND=backend), capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command[3:])} on {backend} failed: {done.stderr.strip()[-600:]}")
     print(f"  {name} on {backend}: {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)

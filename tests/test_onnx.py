@@ -18,8 +18,8 @@ from tests.conftest import cli_env
 
 SENTENCES = [
     "We do not sell your personal information.",
-    "We share your email address, device identifiers and purchase history with advertising partners, "
-    "analytics providers and companies that help us deliver our services, as described below.",
+    ("We share your email address, device identifiers and purchase history with advertising partners, "
+     "analytics providers and companies that help us deliver our services, as described below."),
     "Cookies.",
 ]
 
@@ -102,7 +102,7 @@ print("HEAVY:", ",".join(heavy) or "none")
 def test_a_fresh_process_answers_without_importing_torch_or_transformers(amazon_home):
     env = cli_env(amazon_home, ASSISTANT_SERVER="off")
     env.pop("ASSISTANT_BACKEND", None)
-    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run([sys.executable, "-c", PROBE], check=False, capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert '"evidence"' in done.stdout and '"policy": "amazon"' in done.stdout
     assert done.stdout.strip().endswith("HEAVY: none")
@@ -110,8 +110,8 @@ def test_a_fresh_process_answers_without_importing_torch_or_transformers(amazon_
 
 def test_export_command_lists_every_model(tmp_path):
     env = cli_env(tmp_path / "home")
-    done = subprocess.run([sys.executable, "-m", "assistant.frontends.cli", "export"], capture_output=True,
-                          text=True, env=env, timeout=900)
+    done = subprocess.run([sys.executable, "-m", "assistant.frontends.cli", "export"], check=False,
+                          capture_output=True, text=True, env=env, timeout=900)
     assert done.returncode == 0, done.stderr
     for name in GRAPHS:
         assert any(line.startswith(f"{name}: ") and Path(line.split(": ", 1)[1].split(" (")[0]).exists()

@@ -12,8 +12,18 @@ import torch
 
 from assistant.foundation.base_model import EMBEDDER_NAME, bundled_model_dir
 
-__all__ = ["EMBEDDER_NAME", "bundled_model_dir", "best_device", "load_base_model", "load_base_encoder",
-           "top_layer_prefixes", "freeze_below", "trained_state", "load_task_state", "mean_pool"]
+__all__ = [
+    "EMBEDDER_NAME",
+    "best_device",
+    "bundled_model_dir",
+    "freeze_below",
+    "load_base_encoder",
+    "load_base_model",
+    "load_task_state",
+    "mean_pool",
+    "top_layer_prefixes",
+    "trained_state",
+]
 
 
 def best_device() -> str:

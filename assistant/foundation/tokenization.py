@@ -6,9 +6,9 @@ the longest in the batch.
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-import threading
 from functools import cache
 
 import numpy as np

@@ -19,7 +19,6 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from assistant.answering.label import PrivacyLabel
@@ -79,6 +78,8 @@ def _friendly_errors(command: Callable[..., Any]) -> Callable[..., Any]:
 @contextmanager
 def _progress_bar(first_stage: str) -> Iterator[Callable[[str, int, int], None]]:
     """A transient rich progress bar on stderr, driven by the engine's (stage, done, total) callback."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # ingest only
+
     with Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TimeElapsedColumn(), console=err_console, transient=True,

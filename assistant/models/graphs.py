@@ -18,8 +18,8 @@ import numpy as np
 import torch
 
 from assistant.foundation.encoder import load_base_encoder, load_task_state, mean_pool
-from assistant.foundation.releases import load_release
 from assistant.foundation.inference import optimized_path, save_optimized
+from assistant.foundation.releases import load_release
 from assistant.models.runtime import GRAPHS
 
 OPSET = 17

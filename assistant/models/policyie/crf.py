@@ -4,6 +4,8 @@ Decoding is torch-free, in `assistant.models.policyie.bio` (re-exported here).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import torch
 

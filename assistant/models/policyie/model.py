@@ -15,11 +15,9 @@ module is in `network.py`, training in `train.py`, scoring in `evaluate.py`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-from collections.abc import Callable
 
 import numpy as np
 

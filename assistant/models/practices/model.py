@@ -19,11 +19,10 @@ Inference here (ONNX Runtime or torch, `assistant.models.runtime`; no torch impo
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-import json
 
 import numpy as np
 
@@ -62,7 +61,9 @@ class PracticeClassifier:
         lexical_weight = config.get("lexical_weight", 0.0) if lexical else 0.0
         lexical_model = None
         if lexical_weight:
-            from assistant.models.practices.lexical import LexicalCategoryModel  # scikit-learn: only with the TF-IDF half
+            from assistant.models.practices.lexical import (
+                LexicalCategoryModel,  # scikit-learn: only with the TF-IDF half
+            )
 
             lexical_model = LexicalCategoryModel.load(directory)
         return cls(load_forward("practices", directory), config["labels"], config["thresholds"],
