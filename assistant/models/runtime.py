@@ -41,7 +41,7 @@ GRAPHS = {
 # 0.5 points of torch (docs/results.md, "ONNX Runtime"); the embedders stay fp32 so that vectors match
 # the ones stored by earlier versions.
 SHIPPED_PRECISION = {"embedder": "fp32", "retriever": "fp32", "practices": "fp32", "policyie": "fp32",
-                     "reader": "fp32"}
+                     "reader": "int8"}
 
 
 def precision(name: str) -> str:
