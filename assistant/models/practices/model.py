@@ -61,9 +61,7 @@ class PracticeClassifier:
         lexical_weight = config.get("lexical_weight", 0.0) if lexical else 0.0
         lexical_model = None
         if lexical_weight:
-            from assistant.models.practices.lexical import (
-                LexicalCategoryModel,  # scikit-learn: only with the TF-IDF half
-            )
+            from assistant.models.practices.lexical import LexicalCategoryModel  # scikit-learn: TF-IDF half only
 
             lexical_model = LexicalCategoryModel.load(directory)
         return cls(load_forward("practices", directory), config["labels"], config["thresholds"],
