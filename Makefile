@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export ASSISTANT_DEMO_HOME ?= $(CURDIR)/.demo-home
 DEMO_POLICY ?= examples/policies/amazon.com.html
 
-.PHONY: venv demo test wheel-check clean-demo rasa-venv chat-venv rasa-train rasa-test rasa-cv web-deps chromium chat-test-setup \
+.PHONY: venv export-models demo test wheel-check clean-demo rasa-venv chat-venv rasa-train rasa-test rasa-cv web-deps chromium chat-test-setup \
 	demo-store chat serve stop
 
 venv: $(STAMP)
@@ -18,11 +18,16 @@ $(STAMP): pyproject.toml requirements/constraints.txt
 	$(BIN)/pip install --quiet -c requirements/constraints.txt -e ".[test]"
 	touch $(STAMP)
 
-demo: $(STAMP)
+# Each shipped model's ONNX graph, exported once into the user's cache (ASSISTANT_ONNX_CACHE), so the first
+# `assistant ask` on a fresh machine is fast; quick when the cache already holds them.
+export-models: $(STAMP)
+	$(BIN)/assistant export
+
+demo: $(STAMP) export-models
 	ASSISTANT_HOME=$(ASSISTANT_DEMO_HOME) $(BIN)/python -m assistant.frontends.demo $(DEMO_POLICY)
 
 # The wheel check first (a few minutes), so pytest's summary is the last line.
-test: $(STAMP) chat-test-setup rasa-test
+test: $(STAMP) export-models chat-test-setup rasa-test
 	scripts/wheel_check.sh
 	$(BIN)/python -m pytest -q
 

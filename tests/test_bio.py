@@ -68,7 +68,7 @@ def test_crf_likelihood_and_decoding_match_brute_force():
     for row, length in enumerate((4, 3)):
         expected, best = _brute_force(crf, emissions[row, :length], tags[row, :length].tolist())
         assert float(loss[row]) == pytest.approx(expected, abs=1e-4)
-        decoded = BIODecoder(TAGS, crf).best(emissions[row, :length].numpy())
+        decoded = BIODecoder(TAGS, crf.decoder_scores()).best(emissions[row, :length].numpy())
         assert decoded == [TAGS[i] for i in best]
 
 

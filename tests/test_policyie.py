@@ -54,7 +54,7 @@ def test_training_smoke_writes_a_loadable_release(tmp_path, crf):
     manifest = json.loads((directory / "manifest.json").read_text())
     assert manifest["command"] == "assistant train policyie" and manifest["data"]["train_sentences"] == 24
     tagger = PolicyIETagger.load(directory)
-    assert (tagger.model.crf_i is not None) == crf == json.loads((directory / "config.json").read_text())["crf"]
+    assert tagger.has_crf == crf == json.loads((directory / "config.json").read_text())["crf"]
     [tagged] = tagger.tag([["We", "collect", "your", "name", "."]])
     assert len(tagged.type_i) == len(tagged.type_ii) == 5
 

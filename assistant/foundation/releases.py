@@ -6,14 +6,18 @@ import json
 import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import torch
-from safetensors.torch import load_file, save_file
+import numpy as np
 
-from assistant.foundation.encoder import EMBEDDER_NAME
+from assistant.foundation.base_model import EMBEDDER_NAME
 from assistant.foundation.resources import WEIGHTS_DIR
 
-__all__ = ["WEIGHTS_DIR", "amend_release", "load_release", "save_release", "sha256_of", "write_manifest"]
+if TYPE_CHECKING:  # torch takes seconds to import: only saving and loading for training need it
+    import torch
+
+__all__ = ["WEIGHTS_DIR", "amend_release", "load_release", "load_release_arrays", "release_files", "save_release",
+           "sha256_of", "write_manifest"]
 
 
 def sha256_of(paths: list[Path]) -> str:
@@ -27,6 +31,9 @@ def save_release(
     directory: Path, state: dict[str, torch.Tensor], config: dict, data: dict, command: str, metrics: dict
 ) -> None:
     """Write `model.safetensors` (fp16), `config.json` and `manifest.json` into `directory`."""
+    import torch  # heavy: only when training writes a release
+    from safetensors.torch import save_file  # needs torch
+
     directory.mkdir(parents=True, exist_ok=True)
     save_file({k: v.to(torch.float16).contiguous() for k, v in state.items()}, str(directory / "model.safetensors"))
     (directory / "config.json").write_text(json.dumps(config, indent=2) + "\n")
@@ -62,11 +69,29 @@ def amend_release(directory: Path, config: dict, data: dict, metrics: dict) -> N
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
 
 
-def load_release(directory: Path) -> tuple[dict[str, torch.Tensor], dict]:
-    """The fp32 trainable weights and the config of a released model."""
+def release_files(directory: Path) -> list[Path]:
+    """The files that make a release (what its hash covers); an error naming the command if it has no weights."""
     if not (directory / "model.safetensors").exists():
         raise FileNotFoundError(f"No trained weights in {directory}: train them first (see its manifest or docs).")
+    return [directory / "model.safetensors", directory / "config.json"]
+
+
+def load_release(directory: Path) -> tuple[dict[str, torch.Tensor], dict]:
+    """The fp32 trainable weights (torch tensors) and the config of a released model."""
+    import torch  # heavy: only the torch side (training, export) asks for tensors
+    from safetensors.torch import load_file  # needs torch
+
+    release_files(directory)
     state = {k: v.to(torch.float32) for k, v in load_file(str(directory / "model.safetensors")).items()}
+    return state, json.loads((directory / "config.json").read_text())
+
+
+def load_release_arrays(directory: Path) -> tuple[dict[str, np.ndarray], dict]:
+    """The fp32 weights (numpy arrays) and the config of a released model, without torch."""
+    from safetensors.numpy import load_file as load_arrays  # safetensors' numpy side: no torch
+
+    release_files(directory)
+    state = {k: v.astype(np.float32) for k, v in load_arrays(str(directory / "model.safetensors")).items()}
     return state, json.loads((directory / "config.json").read_text())
 
 

@@ -70,7 +70,7 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
                load_models: bool = True, threads: int | None = None) -> FastAPI:
     """The API over `assistant`. `allowed_origins`: web origins whose pages may call it (with CORS headers);
     `local_only`: answer only requests whose Host is a loopback name (against DNS rebinding);
-    `load_models`: load every model before listening, so the first question is fast; `threads`: torch's
+    `load_models`: load every model before listening, so the first question is fast; `threads`: the models'
     intra-op threads on the engine's thread (`assistant serve`: 1 — a question's inputs are a few dozen
     tokens, and on a busy machine two spinning threads made each question 30 times slower, docs/benchmarks.md)."""
     worker = EngineWorker(assistant)
@@ -159,9 +159,13 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
 
 
 def _use_threads(threads: int) -> None:
-    import torch  # lazy: the models import it anyway; here on the engine's own thread
+    from assistant.foundation.inference import backend, set_threads  # lazy: with the models it sizes
 
-    torch.set_num_threads(threads)
+    set_threads(threads)  # ONNX Runtime sessions created after this use `threads` intra-op threads
+    if backend() == "torch":
+        import torch  # lazy: the torch backend's models import it anyway; here on the engine's own thread
+
+        torch.set_num_threads(threads)
 
 
 class RequestGuard:

@@ -19,7 +19,6 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from assistant.answering.label import PrivacyLabel
@@ -79,6 +78,8 @@ def _friendly_errors(command: Callable[..., Any]) -> Callable[..., Any]:
 @contextmanager
 def _progress_bar(first_stage: str) -> Iterator[Callable[[str, int, int], None]]:
     """A transient rich progress bar on stderr, driven by the engine's (stage, done, total) callback."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # ingest only
+
     with Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TimeElapsedColumn(), console=err_console, transient=True,
@@ -473,6 +474,19 @@ def train_retriever() -> None:
     from assistant.models.retriever.train import train_release  # lazy: see the module docstring
 
     console.print(train_release(log=console.print))
+
+
+@app.command()
+@_friendly_errors
+def export(
+    force: Annotated[bool, typer.Option("--force", help="Export again even if the cache has the graphs.")] = False,
+) -> None:
+    """Export every shipped model to ONNX (the cache in ASSISTANT_ONNX_CACHE, default the per-user cache),
+    at the precision ASSISTANT_BACKEND runs it at; a model already exported is skipped (quick)."""
+    from assistant.models.runtime import export_all  # lazy: torch loads only if a graph is missing
+
+    for name, path, fresh in export_all(force=force):
+        console.print(f"{name}: {path} ({'exported' if fresh else 'cached'})", markup=False, soft_wrap=True)
 
 
 def _print_json(data: Any) -> None:

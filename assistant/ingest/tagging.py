@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assistant.foundation.encoder import EMBEDDER_NAME
+from assistant.foundation.base_model import EMBEDDER_NAME
 from assistant.foundation.limits import Deadline
 from assistant.foundation.types import ParsedPolicy, ProgressCallback
 from assistant.models.policyie.model import PolicyIETagger

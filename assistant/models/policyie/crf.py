@@ -1,9 +1,6 @@
-"""BIO tag sequences: which transitions are valid, a linear-chain CRF over them, Viterbi decoding.
+"""A linear-chain CRF over BIO tags (torch, for training): learned tag transitions on top of a tagger's scores.
 
-A BIO tagger scores each word on its own; reading the tags back per word (argmax) breaks a long
-purpose or condition span into fragments wherever one word inside it is mistagged. `BIODecoder`
-instead finds the best sequence in which `I-x` only follows `B-x` or `I-x`, optionally adding the
-transition scores a `LinearChainCRF` learned in training.
+Decoding is torch-free, in `assistant.models.policyie.bio` (re-exported here).
 """
 from __future__ import annotations
 
@@ -12,15 +9,9 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-FORBIDDEN = -1e4  # the score of a transition BIO rules out (finite, so gradients stay defined)
+from assistant.models.policyie.bio import FORBIDDEN, BIODecoder, allowed_transitions
 
-
-def allowed_transitions(tags: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """(previous × next) transitions and first tags that valid BIO allows."""
-    inside = [t[2:] if t.startswith("I-") else None for t in tags]
-    allowed = np.array([[inside[j] is None or (p[:2] in ("B-", "I-") and p[2:] == inside[j])
-                         for j in range(len(tags))] for p in tags])
-    return allowed, np.array([name is None for name in inside])
+__all__ = ["FORBIDDEN", "BIODecoder", "LinearChainCRF", "allowed_transitions"]
 
 
 class LinearChainCRF(torch.nn.Module):
@@ -53,31 +44,7 @@ class LinearChainCRF(torch.nn.Module):
             alpha = torch.where(mask[:, k].unsqueeze(1), following, alpha)
         return torch.logsumexp(alpha, dim=1) - gold
 
-
-class BIODecoder:
-    """The best valid BIO sequence for per-word scores (Viterbi), with a CRF's learned transition
-    scores when given."""
-
-    def __init__(self, tags: Sequence[str], crf: LinearChainCRF | None = None) -> None:
-        self.tags = list(tags)
-        allowed, first = allowed_transitions(self.tags)
-        self._transition = np.where(allowed, 0.0, -np.inf)
-        self._start = np.where(first, 0.0, -np.inf)
-        if crf is not None:
-            transitions, start = (s.detach().numpy() for s in crf.scores())
-            self._transition, self._start = self._transition + transitions, self._start + start
-
-    def best(self, scores: np.ndarray) -> list[str]:
-        """Tags for an (n_words, n_tags) array of scores (log-probabilities or CRF emissions)."""
-        if len(scores) == 0:
-            return []
-        score = scores[0] + self._start
-        back = np.zeros(scores.shape, dtype=int)
-        for k in range(1, len(scores)):
-            candidates = score[:, None] + self._transition
-            back[k] = candidates.argmax(0)
-            score = candidates.max(0) + scores[k]
-        path = [int(score.argmax())]
-        for k in range(len(scores) - 1, 0, -1):
-            path.append(int(back[k, path[-1]]))
-        return [self.tags[i] for i in reversed(path)]
+    def decoder_scores(self) -> tuple[np.ndarray, np.ndarray]:
+        """(transitions, start) as numpy arrays, for `BIODecoder`."""
+        transitions, start = self.scores()
+        return transitions.detach().numpy(), start.detach().numpy()

@@ -6,7 +6,8 @@ for type-I slots (who, what data, to whom, retention, storage, security…) and 
 slots (purpose, condition, polarity, protection method), which may overlap type-I spans. Tags are
 predicted on each word's first word piece.
 
-This module holds the model and its inference; training is in `train.py`, scoring in `evaluate.py`.
+This module holds the inference (ONNX Runtime or torch, `assistant.models.runtime`; no torch import); the torch
+module is in `network.py`, training in `train.py`, scoring in `evaluate.py`.
 
     assistant train policyie         # reproduces weights/policyie/ (resumes from .train/policyie/)
     assistant eval policyie --split test
@@ -14,16 +15,18 @@ This module holds the model and its inference; training is in `train.py`, scorin
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import torch
+import numpy as np
 
-from assistant.foundation.encoder import load_base_encoder, load_task_state, mean_pool
-from assistant.foundation.releases import WEIGHTS_DIR, load_release
+from assistant.foundation.inference import Forward
+from assistant.foundation.releases import WEIGHTS_DIR, load_release_arrays
+from assistant.foundation.tokenization import encode_words
 from assistant.foundation.types import Facts, Slot
-from assistant.models.policyie.crf import BIODecoder, LinearChainCRF
+from assistant.models.policyie.bio import BIODecoder, crf_scores
+from assistant.models.runtime import GRAPHS, load_forward
 
 RELEASE_DIR = WEIGHTS_DIR / "policyie"
 INTENTS = (
@@ -47,37 +50,6 @@ def words(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
 
 
-class PolicyIEModel(torch.nn.Module):
-    """The encoder with an intent head and two taggers (per word-piece tag scores); with `crf`, each
-    tagger also has a linear-chain CRF (learned tag transitions) trained on its scores."""
-
-    def __init__(self, bert, type_i_tags: Sequence[str], type_ii_tags: Sequence[str], crf: bool = False,
-                 dropout: float = 0.1) -> None:
-        super().__init__()
-        self.bert = bert
-        hidden = bert.config.hidden_size
-        self.dropout = torch.nn.Dropout(dropout)
-        self.intent = torch.nn.Linear(hidden, len(INTENTS))
-        self.type_i = torch.nn.Linear(hidden, len(type_i_tags))
-        self.type_ii = torch.nn.Linear(hidden, len(type_ii_tags))
-        self.crf_i = LinearChainCRF(type_i_tags) if crf else None
-        self.crf_ii = LinearChainCRF(type_ii_tags) if crf else None
-
-    def forward(self, input_ids, attention_mask, token_type_ids=None):
-        states = self.dropout(self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state)
-        return self.intent(mean_pool(states, attention_mask)), self.type_i(states), self.type_ii(states)
-
-    def head_state(self) -> dict[str, torch.Tensor]:
-        return {k: v.detach().clone() for k, v in self.state_dict().items() if not k.startswith("bert.")}
-
-
-def _encode(tokenizer, token_lists: Sequence[Sequence[str]], max_length: int):
-    batch = tokenizer([list(t) for t in token_lists], is_split_into_words=True, truncation=True,
-                      max_length=max_length, padding=True, return_tensors="pt")
-    word_ids = [batch.word_ids(i) for i in range(len(token_lists))]
-    return batch, word_ids
-
-
 def _first_pieces(word_ids: list[int | None]) -> list[int]:
     """Index of each word's first word piece, in word order (words cut by truncation are absent)."""
     seen, firsts = set(), []
@@ -88,42 +60,62 @@ def _first_pieces(word_ids: list[int | None]) -> list[int]:
     return firsts
 
 
-class PolicyIETagger:
-    """Loads the released PolicyIE model and reads sentences with it."""
+# (transitions, start) of the type-I and type-II CRFs, or None for softmax taggers
+CRFScores = tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None
 
-    def __init__(self, model: PolicyIEModel, tokenizer, type_i_tags: list[str], type_ii_tags: list[str],
-                 max_length: int = 256) -> None:
-        self.model = model.eval()
-        self.tokenizer = tokenizer
+
+class PolicyIETagger:
+    """Reads sentences with a released PolicyIE model (`forward`: its graph, `assistant.models.runtime`);
+    `crf` gives the CRFs' transition scores (read when tagging: training changes them)."""
+
+    def __init__(self, forward: Forward, type_i_tags: list[str], type_ii_tags: list[str],
+                 crf: Callable[[], CRFScores] = lambda: None, max_length: int = 256) -> None:
+        self.forward = forward
         self.type_i_tags = type_i_tags
         self.type_ii_tags = type_ii_tags
+        self.crf = crf
         self.max_length = max_length
 
     @classmethod
     def load(cls, directory: Path = RELEASE_DIR) -> PolicyIETagger:
-        state, config = load_release(directory)
-        bert, tokenizer = load_base_encoder()
-        model = PolicyIEModel(bert, config["type_i_tags"], config["type_ii_tags"], crf=config.get("crf", False))
-        load_task_state(model, state, directory)
-        return cls(model, tokenizer, config["type_i_tags"], config["type_ii_tags"])
+        state, config = load_release_arrays(directory)
+        tags_i, tags_ii = config["type_i_tags"], config["type_ii_tags"]
+        scores: CRFScores = None
+        if config.get("crf", False):
+            scores = (crf_scores(tags_i, state["crf_i.transitions"], state["crf_i.start"]),
+                      crf_scores(tags_ii, state["crf_ii.transitions"], state["crf_ii.start"]))
+        return cls(load_forward("policyie", directory), tags_i, tags_ii, lambda: scores)
 
-    @torch.inference_mode()
+    @classmethod
+    def from_module(cls, model, type_i_tags: list[str], type_ii_tags: list[str]) -> PolicyIETagger:
+        """A tagger over a torch `PolicyIEModel` in memory (training's evaluation)."""
+        from assistant.models.graphs import TorchForward  # torch: training already has it loaded
+
+        def scores() -> CRFScores:
+            return None if model.crf_i is None else (model.crf_i.decoder_scores(), model.crf_ii.decoder_scores())
+
+        return cls(TorchForward(model, GRAPHS["policyie"].inputs), type_i_tags, type_ii_tags, scores)
+
+    @property
+    def has_crf(self) -> bool:
+        return self.crf() is not None
+
     def tag(self, token_lists: Sequence[Sequence[str]], batch_size: int = 32) -> list[TaggedSentence]:
         """Intent and tags for each token list (tokens past the length limit get `O`)."""
         results: list[TaggedSentence | None] = [None] * len(token_lists)
-        decode_i = BIODecoder(self.type_i_tags, self.model.crf_i)
-        decode_ii = BIODecoder(self.type_ii_tags, self.model.crf_ii)
+        scores = self.crf()
+        decode_i = BIODecoder(self.type_i_tags, scores[0] if scores else None)
+        decode_ii = BIODecoder(self.type_ii_tags, scores[1] if scores else None)
         order = sorted(range(len(token_lists)), key=lambda i: len(token_lists[i]))
         for start in range(0, len(order), batch_size):
             rows = order[start : start + batch_size]
-            batch, word_ids = _encode(self.tokenizer, [token_lists[i] or ["."] for i in rows], self.max_length)
-            intent, type_i, type_ii = self.model(batch["input_ids"], batch["attention_mask"])
+            batch = encode_words([token_lists[i] or ["."] for i in rows], self.max_length)
+            intent, type_i, type_ii = self.forward(batch.feeds(GRAPHS["policyie"].inputs))
             intents = intent.argmax(-1)
-            if self.model.crf_i is None:  # a softmax tagger: decode its log-probabilities
-                type_i, type_ii = torch.log_softmax(type_i, -1), torch.log_softmax(type_ii, -1)
-            type_i, type_ii = type_i.numpy(), type_ii.numpy()
+            if scores is None:  # a softmax tagger: decode its log-probabilities
+                type_i, type_ii = _log_softmax(type_i), _log_softmax(type_ii)
             for row, i in enumerate(rows):
-                firsts = _first_pieces(word_ids[row])[: len(token_lists[i])]
+                firsts = _first_pieces(batch.encodings[row].word_ids)[: len(token_lists[i])]
                 padding = ["O"] * (len(token_lists[i]) - len(firsts))
                 results[i] = TaggedSentence(INTENTS[int(intents[row])],
                                             decode_i.best(type_i[row, firsts]) + padding,
@@ -152,3 +144,8 @@ def _slots(sentence: str, tokens: list[tuple[str, int, int]], tags: list[str]) -
     if current:
         slots.append(current)
     return [Slot(label, sentence[start:end], start, end) for label, start, end in slots]
+
+
+def _log_softmax(scores: np.ndarray) -> np.ndarray:
+    shifted = scores - scores.max(-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))

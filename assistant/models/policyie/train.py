@@ -25,14 +25,8 @@ from assistant.foundation.training import (
 )
 from assistant.models.policyie.crf import LinearChainCRF
 from assistant.models.policyie.evaluate import score
-from assistant.models.policyie.model import (
-    INTENTS,
-    RELEASE_DIR,
-    PolicyIEModel,
-    PolicyIETagger,
-    _encode,
-    _first_pieces,
-)
+from assistant.models.policyie.model import INTENTS, RELEASE_DIR, PolicyIETagger, _first_pieces
+from assistant.models.policyie.network import PolicyIEModel, _encode
 
 CHECKPOINT_DIR = checkpoint_dir("policyie")
 
@@ -92,7 +86,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
         [(encoder_params, config.encoder_learning_rate), (head_params, config.head_learning_rate)],
         total, round(0.06 * total))
     valid = load_split("valid")
-    tagger = PolicyIETagger(model, tokenizer, type_i_tags, type_ii_tags)
+    tagger = PolicyIETagger.from_module(model, type_i_tags, type_ii_tags)
     checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
     first_epoch, best = checkpoint.resume_epochs(model, optimizer, schedule, log)
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=-100)
@@ -147,7 +141,7 @@ def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None
             "valid_sentences": 100, "sha256": sha256_of(files)}
     model_config = {"type_i_tags": tagger.type_i_tags, "type_ii_tags": tagger.type_ii_tags, "crf": config.crf,
                     "intents": list(INTENTS), "train": asdict(config),
-                    "trainable": top_layer_prefixes(tagger.model.bert, config.trainable_layers)}
+                    "trainable": top_layer_prefixes(tagger.forward.module.bert, config.trainable_layers)}
     metrics = {"valid": best["valid"], "best_epoch": best["epoch"]}
     save_release(directory, state, model_config, data, "assistant train policyie", metrics)
     return metrics

@@ -31,7 +31,8 @@ from assistant.foundation.training import (
 )
 from assistant.models.practices.evaluate import scores
 from assistant.models.practices.lexical import LexicalCategoryModel
-from assistant.models.practices.model import RELEASE_DIR, PracticeClassifier, PracticeModel
+from assistant.models.practices.model import RELEASE_DIR, PracticeClassifier
+from assistant.models.practices.network import PracticeModel
 
 # The lexical model's share of the mixed probability: chosen on random halves of the validation
 # segments (thresholds tuned on one half, scored on the other), docs/results.md.
@@ -94,7 +95,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     optimizer, schedule = optimizer_with_schedule(
         [(encoder_params, config.encoder_learning_rate), (head_params, config.head_learning_rate)],
         per_epoch * config.epochs, round(0.06 * per_epoch * config.epochs))
-    classifier = PracticeClassifier(model, tokenizer, labels, [0.5] * len(labels), config.max_length)
+    classifier = PracticeClassifier.from_module(model, labels, [0.5] * len(labels), config.max_length)
     checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
     first_epoch, best = checkpoint.resume_epochs(model, optimizer, schedule, log)
     y_train = torch.tensor(targets)
@@ -190,7 +191,7 @@ def _save(classifier: PracticeClassifier, config: TrainConfig, best: dict, stage
     state = {f"bert.{k}": v for k, v in best["encoder"].items()} | best["heads"]
     model_config = {"labels": classifier.labels, "thresholds": best["thresholds"],
                     "train": [asdict(stage) for stage in stages],
-                    "trainable": top_layer_prefixes(classifier.model.bert, config.trainable_layers)}
+                    "trainable": top_layer_prefixes(classifier.forward.module.bert, config.trainable_layers)}
     data = {"corpus": "OPP-115 majority split (PrivacyGLUE / Polisis_Benchmark)",
             "train_segments": len(load_split("train")[:limit]),
             "validation_segments": len(load_split("validation")[:limit]),

@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from assistant.foundation.maths import sigmoid, softmax
-from assistant.foundation.releases import WEIGHTS_DIR, load_release
+from assistant.foundation.releases import WEIGHTS_DIR, load_release_arrays
 from assistant.models.questions.data import ANSWERABLE
 
 RELEASE_DIR = WEIGHTS_DIR / "question_classifier"
@@ -32,17 +31,18 @@ class QuestionAnalysis:
 class QuestionClassifier:
     """Linear answerability (softmax) and category (one-vs-rest sigmoid) heads over question embeddings."""
 
-    def __init__(self, state: dict[str, torch.Tensor], config: dict) -> None:
+    def __init__(self, state: dict, config: dict) -> None:
+        """`state`: the heads' weights, numpy arrays or torch tensors (training)."""
         self.labels: list[str] = config["labels"]
         self.categories: list[str] = config["categories"]
         self.category_thresholds = np.array(config["category_thresholds"])
         self.reason_threshold: float = config["reason_threshold"]
-        self._answerability = (state["answerability.weight"].numpy(), state["answerability.bias"].numpy())
-        self._category = (state["category.weight"].numpy(), state["category.bias"].numpy())
+        self._answerability = (_array(state["answerability.weight"]), _array(state["answerability.bias"]))
+        self._category = (_array(state["category.weight"]), _array(state["category.bias"]))
 
     @classmethod
     def load(cls, directory: Path = RELEASE_DIR) -> QuestionClassifier:
-        return cls(*load_release(directory))
+        return cls(*load_release_arrays(directory))
 
     def analyse(self, embedding: np.ndarray) -> QuestionAnalysis:
         """Classify one L2-normalised question embedding."""
@@ -61,3 +61,7 @@ class QuestionClassifier:
                         zip(self.categories, category_probs, self.category_thresholds) if p >= t},
             category_probabilities={c: float(p) for c, p in zip(self.categories, category_probs)},
         )
+
+
+def _array(weights) -> np.ndarray:
+    return np.asarray(weights.numpy() if hasattr(weights, "numpy") else weights, dtype=np.float32)

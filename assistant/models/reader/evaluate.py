@@ -9,10 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from assistant.corpora.policyqa import QAExample, load_split
-from assistant.models.reader.model import RELEASE_DIR, SpanReader, _best_span, _encode
+from assistant.models.reader.model import RELEASE_DIR, SpanReader, best_span
 
 
 def normalize_answer(text: str) -> str:
@@ -53,13 +52,11 @@ def predict_answers(reader: SpanReader, examples: Sequence[QAExample]) -> list[s
 
 
 def _forced_span(reader: SpanReader, example: QAExample) -> str:
-    batch = _encode(reader.tokenizer, [example.question], [example.context], reader.max_length)
-    offsets = batch.pop("offset_mapping")
-    with torch.inference_mode():
-        start_logits, end_logits = reader.model(**batch)
-    start_logits, end_logits = start_logits[0].clone(), end_logits[0].clone()
+    batch, start_logits, end_logits = reader.scores([example.question], [example.context])
+    start_logits, end_logits = start_logits[0].copy(), end_logits[0].copy()
     start_logits[0] = end_logits[0] = -1e4  # rule out no-span
-    return _best_span(example.context, start_logits, end_logits, offsets[0], batch.sequence_ids(0), None).text
+    encoding = batch.encodings[0]
+    return best_span(example.context, start_logits, end_logits, encoding.offsets, encoding.sequence_ids, None).text
 
 
 def evaluate(split: str, limit: int | None = None, directory: Path = RELEASE_DIR) -> dict:

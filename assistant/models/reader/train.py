@@ -26,7 +26,8 @@ from assistant.foundation.training import (
     optimizer_with_schedule,
 )
 from assistant.models.reader.evaluate import predict_answers, squad_scores
-from assistant.models.reader.model import MAX_ANSWER_TOKENS, RELEASE_DIR, ReaderModel, SpanReader, _encode
+from assistant.models.reader.model import MAX_ANSWER_TOKENS, RELEASE_DIR, SpanReader
+from assistant.models.reader.network import ReaderModel, _encode
 
 CHECKPOINT_DIR = checkpoint_dir("reader")
 
@@ -99,7 +100,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
             rate = (time.perf_counter() - started) / (step - first_step)
             log(f"step {step}/{total} loss {np.mean(losses[-config.checkpoint_every:]):.3f} ({rate:.2f} s/step)")
     model.eval()
-    return SpanReader(model, tokenizer)
+    return SpanReader.from_module(model)
 
 
 def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None] = print,
@@ -109,9 +110,10 @@ def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None
     reader = train(config, checkpoint_dir=checkpoint_dir, log=log, limit=limit)
     dev = load_split("dev")[:dev_limit]
     metrics = {"policyqa_dev": squad_scores(dev, predict_answers(reader, dev))}
-    bert = reader.model.bert
+    model = reader.forward.module
+    bert = model.bert
     state = {f"bert.{k}": v for k, v in trained_state(bert, config.trainable_layers).items()}
-    state |= {k: v for k, v in reader.model.state_dict().items() if k.startswith("span.")}
+    state |= {k: v for k, v in model.state_dict().items() if k.startswith("span.")}
     _, counts = rebuild_train()
     data = {"corpus": "PolicyQA train rebuilt from OPP-115 (assistant/corpora/policyqa.py); selection on PolicyQA dev",
             "examples": min(counts.examples, limit or counts.examples),

@@ -1,34 +1,37 @@
-"""The retriever: sentence embeddings from all-MiniLM-L6-v2 (offline), optionally with its fine-tuned top layers."""
+"""The retriever: L2-normalised sentence embeddings from all-MiniLM-L6-v2 (mean pooling), optionally with its
+fine-tuned top layers; run by ONNX Runtime or torch (`assistant.models.runtime`), without importing torch."""
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from assistant.foundation.encoder import load_base_model
-from assistant.foundation.releases import WEIGHTS_DIR, load_release
+from assistant.foundation.inference import Forward
+from assistant.foundation.releases import WEIGHTS_DIR, release_files
+from assistant.foundation.tokenization import encode_texts
+from assistant.models.runtime import GRAPHS, load_forward
 
 RELEASE_DIR = WEIGHTS_DIR / "retriever"  # the fine-tuned top layers and the calibration
-
-def apply_release(model, directory: Path) -> dict:
-    """Load a release's fine-tuned encoder layers into a base SentenceTransformer; returns its config."""
-    state, config = load_release(directory)
-    unexpected = model[0].auto_model.load_state_dict(state, strict=False).unexpected_keys
-    if unexpected:
-        raise RuntimeError(f"{directory}: weights for unknown parameters {unexpected[:3]}")
-    return config
+MAX_LENGTH = 256  # word pieces per sentence (sentence-transformers' max_seq_length for all-MiniLM-L6-v2)
+DIMENSION = 384
 
 
 class Embedder:
     """Encodes sentences into L2-normalised 384-dim vectors (cosine similarity = inner product)."""
 
-    def __init__(self, device: str | None = None, batch_size: int = 64, release: Path | None = None) -> None:
-        """`release`: a fine-tuned release (e.g. weights/retriever/) applied on top of the base model."""
+    def __init__(self, release: Path | None = None, batch_size: int = 64, forward: Forward | None = None) -> None:
+        """`release`: a fine-tuned release (e.g. weights/retriever/) applied on top of the base model;
+        `forward`: its graph, when already loaded."""
         self.batch_size = batch_size
-        self.model = load_base_model(device)
-        self.config: dict = apply_release(self.model, release) if release else {}
-        self.dimension = int(self.model.get_embedding_dimension())
+        self.release = release
+        self.config: dict = {}
+        if release is not None:
+            release_files(release)
+            self.config = json.loads((release / "config.json").read_text())
+        self.forward = forward or load_forward("retriever" if release else "embedder", release)
+        self.dimension = DIMENSION
 
     @classmethod
     def load_retriever(cls, directory: Path = RELEASE_DIR) -> Embedder:
@@ -46,11 +49,8 @@ class Embedder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for start in range(0, len(order), self.batch_size):
             rows = order[start : start + self.batch_size]
-            vectors[rows] = self.model.encode(
-                [texts[i] for i in rows], batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
-                show_progress_bar=False,
-            )
+            batch = encode_texts([texts[i] for i in rows], MAX_LENGTH)
+            vectors[rows] = self.forward(batch.feeds(GRAPHS["embedder"].inputs))[0]
             if on_batch:
                 on_batch(len(rows))
         return vectors
-

@@ -1,0 +1,23 @@
+"""The practice tagger's torch module (the encoder with one logit per category)."""
+from __future__ import annotations
+
+import torch
+
+from assistant.foundation.encoder import mean_pool
+
+
+class PracticeModel(torch.nn.Module):
+    """The encoder with one logit per category over its mean-pooled tokens."""
+
+    def __init__(self, bert, n_labels: int, dropout: float = 0.1) -> None:
+        super().__init__()
+        self.bert = bert
+        self.dropout = torch.nn.Dropout(dropout)
+        self.classify = torch.nn.Linear(bert.config.hidden_size, n_labels)
+
+    def forward(self, input_ids, attention_mask, token_type_ids=None):
+        states = self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        return self.classify(self.dropout(mean_pool(states, attention_mask)))
+
+    def head_state(self) -> dict[str, torch.Tensor]:
+        return {k: v.detach().clone() for k, v in self.state_dict().items() if k.startswith("classify.")}

