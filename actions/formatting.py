@@ -394,8 +394,8 @@ def format_diff(diff: dict, style: Style) -> str:
         elif change["kind"] == "removed":
             lines = [f"“{style.text(change['before'])}” — was sentence {change['before_id']}"]
         else:
-            lines = [f"before: “{style.text(change['before'])}”", f"now: “{style.text(change['after'])}” — sentence "
-                     f"{change['after_id']}"]
+            now = f"now: “{style.text(change['after'])}” — sentence {change['after_id']}"
+            lines = [f"before: “{style.text(change['before'])}”", now]
         blocks += [label + ":", style.quote(lines)]
     more = len(material or changes) - MAX_DIFF_CHANGES
     if more > 0:

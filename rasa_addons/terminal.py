@@ -3,7 +3,8 @@ and `make chat` run) is Rasa's own CLI with three changes made before it starts:
 
 - no warnings before the prompt: SQLAlchemy's 2.0 notice is silenced by its own environment variable,
   and the deprecation warnings of Rasa's dependencies (pkg_resources, TensorFlow, matplotlib,
-  sanic-cors …) by warnings filters set after Sanic, whose import turns them back on for everyone;
+  sanic-cors …) by warnings filters set after Sanic's import and after Rasa's own filters, both of
+  which turn some of them back on;
 - the bot's text is wrapped to the terminal's width at spaces, each continuation line indented like
   the line it continues (quotes, bullets, numbered items keep their column);
 - menus show the buttons' titles ("1: amazon.com"), not their payloads
@@ -62,7 +63,19 @@ def quiet_warnings() -> None:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     os.environ.setdefault("RASA_TELEMETRY_ENABLED", "false")
     import sanic  # noqa: F401  (its app module adds filterwarnings("once", DeprecationWarning): import it first)
+    from rasa.utils import common
 
+    _ignore_deprecations()
+    rasa_filters = common._filter_warnings
+
+    def filters_then_ours(*args: Any, **kwargs: Any) -> None:
+        rasa_filters(*args, **kwargs)  # puts "once" for every UserWarning first (pyparsing's deprecations are both)
+        _ignore_deprecations()
+
+    common._filter_warnings = filters_then_ours
+
+
+def _ignore_deprecations() -> None:
     for category in (DeprecationWarning, PendingDeprecationWarning, FutureWarning):
         warnings.filterwarnings("ignore", category=category)
 

@@ -198,8 +198,8 @@ def test_compare_two_policies_on_a_topic(stack, sentences):
     chat = Conversation(stack)
     reply = chat.say("compare amazon and instagram on sharing")
     assert "amazon.com and instagram.com: Do they share my personal information with other companies?" in reply, reply
-    assert re.search(r"^amazon\.com: (Yes|No|Only under conditions|Not stated)", reply, re.M), reply
-    assert re.search(r"^instagram\.com: (Yes|No|Only under conditions|Not stated)", reply, re.M), reply
+    assert re.search(r"^amazon\.com: (Yes|No|Only under conditions|Not stated)", reply, re.MULTILINE), reply
+    assert re.search(r"^instagram\.com: (Yes|No|Only under conditions|Not stated)", reply, re.MULTILINE), reply
     quotes = quoted(reply)
     assert quotes and all(q in sentences["amazon.com"] or q in sentences["instagram.com"] for q in quotes), reply
     everything = chat.say("compare amazon with instagram")
@@ -236,5 +236,5 @@ def test_which_policies_asks_every_stored_policy(stack, sentences):
     reply = chat.say("which policies sell my data?")
     assert reply.startswith("“Do they sell my data?” across 3 policies:"), reply
     for name in sentences:
-        assert re.search(rf"^{re.escape(name)}: ", reply, re.M), (name, reply)
+        assert re.search(rf"^{re.escape(name)}: ", reply, re.MULTILINE), (name, reply)
     assert all(any(q in policy for policy in sentences.values()) for q in quoted(reply)), reply
