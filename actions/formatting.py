@@ -359,7 +359,7 @@ def format_comparison(comparison: dict, one_facet: bool, style: Style) -> str:
     more = len(differing) - len(shown)
     if more > 0:
         blocks.append(f"… and {more} more differences.")
-    blocks.append("Name a topic to see the quotes, for example “compare them on selling data”.")
+    blocks.append(f"Name a topic to see the quotes, for example “compare {names} on selling data”.")
     return style.join(blocks)
 
 
