@@ -16,10 +16,14 @@ from rasa_sdk.executor import CollectingDispatcher
 
 from actions import formatting
 from actions.formatting import Style
-from actions.policy_names import normalize, resolve
+from actions.policy_names import mentioned, normalize, question_beyond_name, resolve
 from actions.runtime import run_engine
 from assistant.foundation.errors import AssistantError, InvalidQuestionError
 from assistant.foundation.settings import MAX_QUESTION_CHARS
+from assistant.understanding.across_question import question_for_each_policy
+from assistant.understanding.facets import facet_of
+from assistant.understanding.followups import Followup, resolve_followup
+from assistant.understanding.language import foreign_language
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +51,22 @@ def _ask(assistant: Any, question: str, policy: str) -> tuple[dict, list[str]]:
     if not answer.answerable:
         topics = formatting.topics_from_sections(assistant.sections(answer.policy, answer.version))
     return answer.to_dict(), topics
+
+
+def _compare(assistant: Any, policies: list[str], facet: str | None) -> dict:
+    return assistant.compare(policies, facet).to_dict()
+
+
+def _diff(assistant: Any, policy: str) -> dict:
+    return assistant.diff(policy).to_dict()
+
+
+def _ask_across(assistant: Any, question: str) -> dict:
+    return assistant.ask_across(question).to_dict()
+
+
+def _foreign_language(_assistant: Any, text: str) -> str | None:
+    return foreign_language(text)
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -83,16 +103,22 @@ def _policy_buttons(policies: list[dict]) -> list[dict]:
     ]
 
 
-async def answer(dispatcher: CollectingDispatcher, style: Style, question: str, policy: str) -> list[EventType]:
-    """Ask the engine and show its answer; remember it for "why?" and follow-ups."""
+async def answer(dispatcher: CollectingDispatcher, style: Style, question: str, policy: str,
+                 followup: Followup | None = None, switched: bool = False) -> list[EventType]:
+    """Ask the engine and show its answer (saying what a follow-up was taken to mean, and a policy
+    switch); remember it for "why?" and follow-ups."""
     try:
         result, topics = await run_engine(_ask, question, policy)
     except InvalidQuestionError as error:
         dispatcher.utter_message(text=f"{style.text(error)} Please ask one question about the policy.")
         return [SlotSet("pending_question", None)]
     text = formatting.format_answer(result, topics, style)
+    note = formatting.conversation_note(result["policy"], switched, followup, style)
+    if note:
+        text = style.join([note, text])
     if style.markdown:  # the web page draws a card (web/chat.js)
-        dispatcher.utter_message(json_message=formatting.answer_card(result, topics, text))
+        plain_note = formatting.conversation_note(result["policy"], switched, followup)
+        dispatcher.utter_message(json_message=formatting.answer_card(result, topics, text, plain_note))
     else:
         dispatcher.utter_message(text=text)
     return [
@@ -136,7 +162,15 @@ class EngineAction(Action, ABC):
         if wordless:
             dispatcher.utter_message(text=wordless)
             return []
+        if not text.startswith("/") and len(" ".join(text.split())) > MAX_QUESTION_CHARS:
+            dispatcher.utter_message(text=formatting.format_too_long(len(" ".join(text.split())), MAX_QUESTION_CHARS))
+            return []
         try:
+            if not text.startswith("/"):
+                language = await run_engine(_foreign_language, text)
+                if language:
+                    dispatcher.utter_message(text=formatting.format_not_english(language, style))
+                    return []
             if self.name() != ActionChoosePolicy.NAME and await _is_exactly_a_policy_name(text):
                 return await ActionChoosePolicy().act(dispatcher, tracker, style)
             return await self.act(dispatcher, tracker, style)
@@ -212,11 +246,16 @@ class ActionChoosePolicy(EngineAction):
             dispatcher.utter_message(text=message, buttons=_policy_buttons(shown) if policies else [])
             return []
         chosen = next(p for p in policies if p["name"] == matches[0])
-        text = formatting.format_chosen(chosen, style)
+        if not text.startswith("/") and question_beyond_name(text, typed or matches[0]):
+            # "has amazon been hacked?": switch to amazon.com AND answer the question
+            switched = (tracker.get_slot("policy") or "").lower() != chosen["name"].lower()
+            return [SlotSet("policy", chosen["name"]),
+                    *await answer(dispatcher, style, " ".join(text.split()), chosen["name"], switched=switched)]
+        reply = formatting.format_chosen(chosen, style)
         if style.markdown:  # the web page marks the policy active
-            dispatcher.utter_message(json_message=formatting.chosen_card(chosen, text))
+            dispatcher.utter_message(json_message=formatting.chosen_card(chosen, reply))
         else:
-            dispatcher.utter_message(text=text)
+            dispatcher.utter_message(text=reply)
         events: list[EventType] = [SlotSet("policy", chosen["name"])]
         pending = tracker.get_slot("pending_question")
         if pending:
@@ -233,17 +272,14 @@ class ActionAnswerQuestion(EngineAction):
         return "action_answer_question"
 
     async def act(self, dispatcher, tracker, style):
-        question = " ".join((tracker.latest_message.get("text") or "").split())
-        if len(question) > MAX_QUESTION_CHARS:
-            dispatcher.utter_message(
-                text=f"Your message is {len(question):,} characters long; I can take questions of up to "
-                f"{MAX_QUESTION_CHARS:,} characters. Please ask one shorter question about the policy."
-            )
-            return []
+        message = " ".join((tracker.latest_message.get("text") or "").split())
+        followup = resolve_followup(_previous_question(tracker), message)
+        question = followup.question
         policies = await run_engine(_policy_infos)
         names = [p["name"] for p in policies]
-        mentioned, _ = _mentioned_policies(tracker, names)
-        policy = mentioned[0] if len(mentioned) == 1 else _current_policy(tracker, policies)
+        named, _ = _mentioned_policies(tracker, names)
+        current = _current_policy(tracker, policies)
+        policy = named[0] if len(named) == 1 else current
         if policy is None:
             if not policies:
                 dispatcher.utter_message(text=formatting.no_policies_message(style))
@@ -254,7 +290,106 @@ class ActionAnswerQuestion(EngineAction):
                 )
                 return [SlotSet("pending_question", question)]
             policy = names[0]
-        return await answer(dispatcher, style, question, policy)
+        switched = current is not None and policy.lower() != current.lower()
+        return await answer(dispatcher, style, question, policy, followup, switched)
+
+
+def _previous_question(tracker: Tracker) -> str | None:
+    """The question of the conversation's last answer (as it was understood), for follow-ups."""
+    raw = tracker.get_slot("last_answer")
+    if not raw:
+        return None
+    try:
+        return json.loads(raw).get("question")
+    except (ValueError, AttributeError):
+        return None
+
+
+async def _policies_for(tracker: Tracker, dispatcher: CollectingDispatcher, style: Style) -> tuple[list[dict], str | None]:
+    """The loaded policies and the one the conversation is about (the one named in the message, else the
+    chosen one, else the only one); None after telling the user what is missing."""
+    policies = await run_engine(_policy_infos)
+    names = [p["name"] for p in policies]
+    named, _ = _mentioned_policies(tracker, names)
+    text = tracker.latest_message.get("text") or ""
+    named = named or mentioned(text, names)
+    policy = named[0] if named else _current_policy(tracker, policies) or (names[0] if len(names) == 1 else None)
+    if policy is None:
+        if not policies:
+            dispatcher.utter_message(text=formatting.no_policies_message(style))
+        else:
+            dispatcher.utter_message(text=formatting.format_which_policy(policies, None, style),
+                                     buttons=_policy_buttons(policies))
+    return policies, policy
+
+
+class ActionComparePolicies(EngineAction):
+    """"compare amazon and instagram on sharing": the policies side by side (engine.compare), on the facet
+    the words name, or on every facet with the differences first."""
+
+    def name(self) -> str:
+        return "action_compare_policies"
+
+    async def act(self, dispatcher, tracker, style):
+        policies = await run_engine(_policy_infos)
+        names = [p["name"] for p in policies]
+        text = tracker.latest_message.get("text") or ""
+        chosen: list[str] = []
+        for typed in tracker.get_latest_entity_values(POLICY_ENTITY):
+            chosen += [name for name in resolve(str(typed), names)[:1] if name not in chosen]
+        chosen += [name for name in mentioned(text, names) if name not in chosen]
+        current = _current_policy(tracker, policies)
+        if len(chosen) == 1 and current and current not in chosen:
+            chosen.insert(0, current)  # "compare it with instagram"
+        if len(chosen) < 2 and len(names) == 2:
+            chosen = names
+        if len(chosen) < 2:
+            dispatcher.utter_message(text=formatting.format_compare_which(policies, style))
+            return []
+        words = text
+        for name in chosen:
+            words = words.replace(name, " ")
+        facet = facet_of(words)
+        comparison = await run_engine(_compare, chosen, facet.name if facet else None)
+        dispatcher.utter_message(text=formatting.format_comparison(comparison, facet is not None, style))
+        return []
+
+
+class ActionPolicyChanges(EngineAction):
+    """"what changed in amazon's policy?": the latest version against the one before (engine.diff)."""
+
+    def name(self) -> str:
+        return "action_policy_changes"
+
+    async def act(self, dispatcher, tracker, style):
+        _, policy = await _policies_for(tracker, dispatcher, style)
+        if policy is None:
+            return []
+        try:
+            diff = await run_engine(_diff, policy)
+        except AssistantError as error:
+            dispatcher.utter_message(text=formatting.format_no_diff(policy, str(error), style))
+            return []
+        dispatcher.utter_message(text=formatting.format_diff(diff, style))
+        return []
+
+
+class ActionAskAcross(EngineAction):
+    """"which policies sell my data?": the question asked of every stored policy (engine.ask_across)."""
+
+    def name(self) -> str:
+        return "action_ask_across"
+
+    async def act(self, dispatcher, tracker, style):
+        text = " ".join((tracker.latest_message.get("text") or "").split())
+        question = question_for_each_policy(text) or text
+        policies = await run_engine(_policy_infos)
+        if not policies:
+            dispatcher.utter_message(text=formatting.no_policies_message(style))
+            return []
+        across = await run_engine(_ask_across, question)
+        dispatcher.utter_message(text=formatting.format_across(across, style))
+        return []
 
 
 class ActionShowEvidence(EngineAction):

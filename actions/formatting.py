@@ -319,10 +319,11 @@ def _card_headline(answer: dict, evidence: Sequence[Evidence]) -> str:
     return f"Answer ({policy}): {_PLAIN.text(short)}"
 
 
-def answer_card(answer: dict, topics: Sequence[str], text: str) -> dict:
+def answer_card(answer: dict, topics: Sequence[str], text: str, note: str = "") -> dict:
     """An answer as the web page's card: `headline`, the evidence with citations (the first is the
     quote; the others are "more evidence"), `related` when they are only the closest passages (no
-    answer), the covered `topics` of an unanswerable question, and `text` (the Markdown reply)."""
+    answer), the covered `topics` of an unanswerable question, `note` (plain text: a policy switch or
+    how a follow-up was read) and `text` (the Markdown reply)."""
     evidence = evidence_of(answer)
     span = answer.get("span")
     return {
@@ -337,6 +338,7 @@ def answer_card(answer: dict, topics: Sequence[str], text: str) -> dict:
                  if span and evidence and _PLAIN.text(evidence[0].text) == evidence[0].text else None),
         "evidence": [_card_evidence(item) for item in evidence],
         "topics": [_PLAIN.text(topic) for topic in topics[:MAX_TOPICS]] if not answer["answerable"] else [],
+        "note": note,
         "text": text,
     }
 
@@ -346,3 +348,144 @@ def chosen_card(policy: dict, text: str) -> dict:
     Markdown reply, and marks the policy active)."""
     return {"type": "policy", "policy": policy["name"], "version": policy["version"],
             "sentences": policy["sentences"], "text": text}
+
+
+# -- conversation notes (follow-ups, policy switches, messages the assistant cannot read) ------------
+
+def format_followup(followup: Any, style: Style) -> str:
+    """What a follow-up was taken to mean: "Taking “it” as your purchase history:"."""
+    if followup.kind == "reference":
+        return f"Taking “{style.text(followup.referent)}” as {style.text(_yours(followup.subject))}:"
+    return f"Taking that as “{style.text(followup.question)}”:"
+
+
+def _yours(words: str) -> str:
+    """The user's words said back to them: "my purchase history" -> "your purchase history"."""
+    return re.sub(r"\bmy\b", "your", re.sub(r"\bMy\b", "Your", words))
+
+
+def format_switched(policy: str, style: Style) -> str:
+    return f"Now answering from {style.bold(style.text(policy))}."
+
+
+def conversation_note(policy: str, switched: bool, followup: Any, style: Style | None = None) -> str:
+    """The line before an answer: a policy switch and how a follow-up was read ("" when neither);
+    plain text unless a `style` is given."""
+    style = style or _PLAIN
+    notes = [format_switched(policy, style) if switched else "",
+             format_followup(followup, style) if followup is not None and followup.carried else ""]
+    return " ".join(note for note in notes if note)
+
+
+def format_too_long(length: int, limit: int) -> str:
+    return (f"Your message is {length:,} characters long; I can take questions of up to {limit:,} characters. "
+            "Please ask one shorter question about the policy.")
+
+
+def format_not_english(language: str, style: Style) -> str:
+    said = f"This looks like {style.text(language)}. " if language != "another language" else ""
+    return (f"I can only read English questions, sorry. {said}Please ask in English, for example "
+            f"“{EXAMPLE_QUESTIONS[1]}”")
+
+
+# -- several policies: compare, changes, one question across all ----------------------------------
+
+MAX_COMPARED_FACETS = 6
+MAX_DIFF_CHANGES = 5
+
+
+def format_compare_which(policies: Sequence[dict], style: Style) -> str:
+    if len(policies) < 2:
+        return "I need at least two loaded policies to compare. " + policy_status(policies, None, style)
+    names = [style.text(p["name"]) for p in policies]
+    return (f"Which policies should I compare? Name two, for example “compare {names[0]} and {names[1]} on "
+            f"sharing”. Loaded: {', '.join(names)}.")
+
+
+def _verdict(cell: dict, style: Style) -> str:
+    words = _VERDICT_WORDS.get(cell["verdict"], cell["verdict"])
+    return style.bold(words) + (f" (sentence {cell['sentence_id']})" if cell.get("sentence_id") else "")
+
+
+def format_comparison(comparison: dict, one_facet: bool, style: Style) -> str:
+    """Policies side by side: for one facet each policy's verdict with its quote; for all, the facets
+    where they differ first, each policy's verdict with its sentence number."""
+    names = " and ".join(style.text(p["name"]) for p in comparison["policies"])
+    facets = comparison["facets"]
+    if one_facet and facets:
+        row = facets[0]
+        blocks = [style.bold(f"{names}: {style.text(row['question'])}")]
+        for cell in row["cells"]:
+            blocks.append(f"{style.text(cell['policy'])}: {_verdict(cell, style)}")
+            if cell.get("quote"):
+                blocks.append(style.quote([f"“{style.text(cell['quote'])}”"]))
+        return style.join(blocks)
+    differing = [row for row in facets if row["differs"]]
+    shown = (differing or facets)[:MAX_COMPARED_FACETS]
+    head = (f"{names} differ on {len(differing)} of {len(facets)} questions" if differing
+            else f"{names} answer all {len(facets)} questions the same way")
+    blocks = [style.bold(head + (":" if shown else "."))]
+    items = [f"{style.text(row['question'])} " + "; ".join(
+        f"{style.text(cell['policy'])}: {_verdict(cell, style)}" for cell in row["cells"]) for row in shown]
+    blocks.append(style.bullets(items))
+    more = len(differing) - len(shown)
+    if more > 0:
+        blocks.append(f"… and {more} more differences.")
+    blocks.append(f"Name a topic to see the quotes, for example “compare {names} on selling data”.")
+    return style.join(blocks)
+
+
+def format_no_diff(policy: str, reason: str, style: Style) -> str:
+    return style.join([
+        f"I can't show what changed in {style.text(policy)}: {style.text(reason)}",
+        "When a newer version is added under the same name (" + _code(style, f"assistant ingest FILE --name {policy}")
+        + "), ask me again.",
+    ])
+
+
+def format_diff(diff: dict, style: Style) -> str:
+    """What changed from the previous version: the facets whose answer changed, then the material
+    sentence changes, each quoted."""
+    counts = diff["counts"]
+    head = (f"{style.text(diff['policy'])}, version {diff['from_version']} → {diff['to_version']}: "
+            f"{counts['added']} sentence{'' if counts['added'] == 1 else 's'} added, {counts['removed']} removed, "
+            f"{counts['reworded']} reworded "
+            f"({diff['unchanged']} unchanged).")
+    blocks = [style.bold(head)]
+    if diff["facet_changes"]:
+        blocks.append("Answers that changed:")
+        blocks.append(style.bullets(style.text(change["statement"]) for change in diff["facet_changes"]))
+    changes = sorted((c for group in diff["issues"] for c in group["changes"]), key=lambda c: not c["material"])
+    material = [c for c in changes if c["material"]]
+    if not material and not diff["facet_changes"]:
+        blocks.append("No material change: only editorial edits.")
+    for change in (material or changes)[:MAX_DIFF_CHANGES]:
+        label = f"{change['kind'].capitalize()} ({style.text(change['issue'])})"
+        if change["kind"] == "added":
+            lines = [f"“{style.text(change['after'])}” — sentence {change['after_id']}"]
+        elif change["kind"] == "removed":
+            lines = [f"“{style.text(change['before'])}” — was sentence {change['before_id']}"]
+        else:
+            now = f"now: “{style.text(change['after'])}” — sentence {change['after_id']}"
+            lines = [f"before: “{style.text(change['before'])}”", now]
+        blocks += [label + ":", style.quote(lines)]
+    more = len(material or changes) - MAX_DIFF_CHANGES
+    if more > 0:
+        blocks.append(f"… and {more} more changes.")
+    return style.join(blocks)
+
+
+def format_across(across: dict, style: Style) -> str:
+    """One question across the policies: each policy's verdict or short answer, with its quote."""
+    blocks = [style.bold(f"“{style.text(across['question'])}” across {len(across['answers'])} policies:")]
+    for row in across["answers"]:
+        if row["verdict"]:
+            said = _verdict(row, style)
+        elif row["answerable"]:
+            said = style.bold("Answered") + (f" (sentence {row['sentence_id']})" if row.get("sentence_id") else "")
+        else:
+            said = style.bold("No answer") + f": {explain_reason(row.get('reason'))}"
+        blocks.append(f"{style.text(row['policy'])}: {said}")
+        if row.get("quote"):
+            blocks.append(style.quote([f"“{style.text(row['quote'])}”"]))
+    return style.join(blocks)

@@ -52,3 +52,31 @@ def resolve(typed: str, names: Sequence[str]) -> list[str]:
     if len(scored) > 1 and scored[0][0] - scored[1][0] >= 0.1:
         return [scored[0][1]]
     return [name for _, name in scored]
+
+
+def mentioned(text: str, names: Sequence[str]) -> list[str]:
+    """Every loaded policy the words of `text` name, in the order they appear ("compare amazon and
+    instagram" -> ["amazon.com", "instagram.com"]); exact names and prefixes only, no near misses."""
+    keys = {name: normalize(name) for name in names}
+    found: list[str] = []
+    for word in _WORD.findall(text.lower()):
+        if word in _FILLER or word in _DOMAIN_PARTS or len(word) < 3:
+            continue
+        for name, key in keys.items():
+            if name not in found and (key == word or (len(word) >= MIN_PREFIX and key.startswith(word))):
+                found.append(name)
+    return found
+
+
+# Words that choose a policy without asking anything ("switch to the amazon policy please").
+_CHOOSING = _FILLER | {"yes", "yeah", "sure", "please", "thanks", "thank", "you", "hey", "hi", "then", "it",
+                       "that", "this", "other", "different", "same", "back", "start", "using", "try", "which", "one"}
+
+
+def question_beyond_name(text: str, typed: str | None) -> bool:
+    """Whether a message that names a policy also asks something ("has amazon been hacked?"), beyond
+    choosing it ("switch to amazon please", "how about instagram?")."""
+    named = set(_WORD.findall((typed or "").lower()))
+    rest = [w for w in _WORD.findall(text.lower())
+            if w not in named and w not in _CHOOSING and w not in _DOMAIN_PARTS and normalize(w) not in named]
+    return len(rest) >= 2

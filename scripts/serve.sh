@@ -128,7 +128,10 @@ shell)
     trap 'stop_one actions >/dev/null' EXIT
     echo "Loading the assistant (action server log: $RUN_DIR/actions.log)..."
     wait_for actions "http://$HOST:$ACTIONS_PORT/health"
-    "$RASA_VENV/bin/rasa" shell --model "$MODEL" --endpoints endpoints.yml -i "$HOST" -p "$RASA_PORT" --quiet
+    # rasa_addons/terminal.py: Rasa's CLI without the dependencies' warnings, text wrapped to the
+    # terminal, menus by title
+    "$RASA_VENV/bin/python" -m rasa_addons.terminal shell --model "$MODEL" --endpoints endpoints.yml \
+        -i "$HOST" -p "$RASA_PORT" --quiet
     ;;
 *)
     usage

@@ -64,13 +64,13 @@ def test_a_whole_conversation(stack, sentences):
     assert any(q in sentences["amazon.com"] for q in quoted(answer)), answer
     assert "§ " in answer and "sentence " in answer
 
-    follow_up = chat.say("and how long do they keep it?")  # stays on amazon.com: answered, or why not
-    assert "amazon.com says" in follow_up or "Answer (amazon.com)" in follow_up or \
-        "I can't answer that from amazon.com" in follow_up, follow_up
+    follow_up = chat.say("and how long do they keep it?")  # stays on amazon.com and on the subject
+    assert follow_up.startswith("Taking “it” as your personal information:"), follow_up
+    assert "amazon.com" in follow_up
     assert all(q in sentences["amazon.com"] for q in quoted(follow_up)), follow_up
 
     why = chat.say("show me where it says that")
-    assert "and how long do they keep it?" in why
+    assert "How long do they keep my personal information?" in why
     assert all(q in sentences["amazon.com"] for q in quoted(why))
 
     summary = chat.say("summarize")
@@ -143,21 +143,98 @@ def test_two_users_at_once_never_see_each_other(stack, sentences):
         assert own_question in why and other_question not in why
 
 
-@pytest.mark.parametrize("text", [
-    "",
-    "    ",
-    "Do they keep my data forever? " * 170,
-    "Welche Daten speichern sie über mich?",
-    "¿Venden mis datos personales?",
-    "这个网站收集我的哪些数据？",
-    "😀😀😀",
-    "🍪?",
-    "switch to netflix",
-    "<script>alert(1)</script>",
+@pytest.mark.parametrize(("text", "expected"), [
+    ("", "Your message was empty"),
+    ("    ", "Your message was empty"),
+    ("Do they keep my data forever? " * 170, "Your message is 5,099 characters long"),
+    ("x" * 5000, "Your message is 5,000 characters long"),
+    ("Welche Daten speichern sie über mich?", "I can only read English questions, sorry. This looks like German."),
+    ("¿Venden mis datos personales?", "I can only read English questions, sorry. This looks like Spanish."),
+    ("Est-ce qu'ils vendent mes données personnelles ?", "This looks like French."),
+    ("这个网站收集我的哪些数据？", "I can only read English questions, sorry. This looks like Chinese."),
+    ("😀😀😀", "I can only read words"),
+    ("🍪?", "I can only read words"),
+    ("switch to netflix", "don't have a policy called"),
+    ("<script>alert(1)</script>", ""),
 ])
-def test_bad_input_gets_a_helpful_reply(stack, text):
+def test_bad_input_gets_a_helpful_reply(stack, text, expected):
     chat = Conversation(stack)
     chat.say("amazon")
     reply = chat.say(text)  # asserts a non-empty reply
     assert "went wrong" not in reply
     assert len(reply) > 30
+    assert expected in reply, reply
+    assert "Hi!" not in reply  # never the greeting
+
+
+def test_a_follow_up_keeps_the_topic_of_the_previous_question(stack, sentences):
+    chat = Conversation(stack)
+    chat.say("amazon")
+    first = chat.say("Do they share my purchase history with third parties?")
+    assert all(q in sentences["amazon.com"] for q in quoted(first)), first
+    follow_up = chat.say("and how long do they keep it?")
+    assert follow_up.startswith("Taking “it” as your purchase history:"), follow_up
+    assert all(q in sentences["amazon.com"] for q in quoted(follow_up)), follow_up
+    assert "How long do they keep my purchase history?" in chat.say("why?")
+    other = chat.say("what about my email address?")
+    assert other.startswith("Taking that as “How long do they keep my email address?”"), other
+    assert "Taking" not in chat.say("Do they use cookies?")  # a question of its own is asked as it is
+
+
+def test_a_message_that_names_a_policy_and_asks_does_both(stack, sentences):
+    chat = Conversation(stack)
+    chat.say("instagram")
+    reply = chat.say("has amazon been hacked?")
+    assert reply.startswith("Now answering from amazon.com."), reply
+    assert "amazon.com" in reply and ("says" in reply or "can't answer" in reply or "Answer" in reply), reply
+    assert all(q in sentences["amazon.com"] for q in quoted(reply)), reply
+    why = chat.say("why?")
+    assert "has amazon been hacked?" in why and "amazon.com" in why
+    follow = chat.say("Do they sell my personal information?")  # the conversation stays on amazon.com
+    assert "amazon.com" in follow and "instagram.com" not in follow
+
+
+def test_compare_two_policies_on_a_topic(stack, sentences):
+    chat = Conversation(stack)
+    reply = chat.say("compare amazon and instagram on sharing")
+    assert "amazon.com and instagram.com: Do they share my personal information with other companies?" in reply, reply
+    assert re.search(r"^amazon\.com: (Yes|No|Only under conditions|Not stated)", reply, re.MULTILINE), reply
+    assert re.search(r"^instagram\.com: (Yes|No|Only under conditions|Not stated)", reply, re.MULTILINE), reply
+    quotes = quoted(reply)
+    assert quotes and all(q in sentences["amazon.com"] or q in sentences["instagram.com"] for q in quotes), reply
+    everything = chat.say("compare amazon with instagram")
+    assert "amazon.com and instagram.com" in everything and "questions" in everything, everything
+
+
+def test_what_changed_with_one_version_and_with_two(stack, embedder, retriever, policyie, tmp_path):
+    from chat_stack import MARKUP_POLICY_TEXT
+
+    from assistant.engine import Assistant
+    from assistant.foundation.settings import Settings
+
+    chat = Conversation(stack)
+    one = chat.say("what changed in amazon's policy?")
+    assert "I can't show what changed in amazon.com" in one and "only version 1" in one, one
+
+    name = "changing-test"
+    assistant = Assistant(Settings(home=stack.home), embedder=embedder, retriever=retriever, policyie=policyie)
+    try:
+        for version, extra in enumerate(("", "\nSale\n\nWe sell your email address to data brokers for marketing.\n")):
+            source = tmp_path / f"{name}-{version}.txt"
+            source.write_text(MARKUP_POLICY_TEXT + extra, encoding="utf-8")
+            assistant.ingest(source, name=name, force=True)
+        reply = chat.say(f"what changed in the {name} policy?")
+        assert re.search(rf"{name}, version 1 → 2: \d+ sentences? added, 0 removed, 0 reworded", reply), reply
+        assert "“We sell your email address to data brokers for marketing.”" in reply, reply
+    finally:
+        assistant.remove(name)
+        assistant.store.close()
+
+
+def test_which_policies_asks_every_stored_policy(stack, sentences):
+    chat = Conversation(stack)
+    reply = chat.say("which policies sell my data?")
+    assert reply.startswith("“Do they sell my data?” across 3 policies:"), reply
+    for name in sentences:
+        assert re.search(rf"^{re.escape(name)}: ", reply, re.MULTILINE), (name, reply)
+    assert all(any(q in policy for policy in sentences.values()) for q in quoted(reply)), reply

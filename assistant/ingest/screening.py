@@ -115,6 +115,17 @@ def detect_language(text: str) -> tuple[str, str]:
     return code, LANGUAGE_NAMES.get(code, label)
 
 
+def language_probabilities(text: str) -> dict[str, float]:
+    """Each ISO 639-1 language's probability for `text` (py3langid, normalised); empty without words."""
+    if not count_words(text):
+        return {}
+    probabilities: dict[str, float] = {}
+    for label, probability in _identifier().rank(text):
+        code = _ALIASES.get(label, label)
+        probabilities[code] = probabilities.get(code, 0.0) + float(probability)
+    return probabilities
+
+
 @cache
 def default_detector() -> PolicyDetector:
     """The shipped policy detector (weights/policy_detector), loaded once."""
