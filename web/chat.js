@@ -148,6 +148,7 @@
     var article = el("article", "card");
     article.setAttribute("aria-label", "Answer from " + card.policy);
     var verdict = card.related ? "" : (card.verdict || "");
+    if (card.note) article.appendChild(el("p", "note", card.note));
     article.appendChild(el("p", "headline " + verdict, card.headline));
     var evidence = card.evidence || [];
     if (card.topics && card.topics.length) {
