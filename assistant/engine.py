@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from assistant.answering.label import PrivacyLabel, build_label
 from assistant.foundation.errors import AssistantError, UnknownPolicyError
-from assistant.foundation.settings import Settings
+from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
 from assistant.foundation.types import Answer, ParsedPolicy, PolicyVersion, ProgressCallback
 from assistant.ingest.fetch import CONNECT_TIMEOUT, FetchLimits, looks_like_url
 from assistant.store.database import PolicySummary, Store
-from assistant.understanding.validation import validate_question
+from assistant.understanding.validation import require_utf8, validate_question
 
 if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads on first use below
     from assistant.answering.across import AnswersAcross
@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads
     from assistant.models.questions.model import QuestionClassifier
     from assistant.models.reader.model import SpanReader
     from assistant.models.retriever.model import Embedder
+    from assistant.retrieval.across import SearchResults
     from assistant.retrieval.search import SentenceSearch
 
 __all__ = ["Assistant"]
@@ -283,3 +284,18 @@ class Assistant:
             raise AssistantError("No policies stored yet: add one with `assistant ingest PATH`.")
         versions = [self.version(name) for name in names]  # every name checked before any model loads
         return order_answers(question, [self.answer_pipeline.run(question, v) for v in versions])
+
+    def search_sentences(self, text: str, policy: str | None = None, top: int = 10) -> SearchResults:
+        """The `top` stored sentences closest to `text` (the retriever's cosine): across the latest version of
+        every policy (the store's cross-policy index), or in `policy`'s latest version."""
+        from assistant.retrieval.across import CrossSearch  # lazy: see the module docstring
+
+        text = " ".join((require_utf8(text, "search text") or "").split())
+        if not text:
+            raise AssistantError("The search text is empty: give some words to look for.")
+        if len(text) > MAX_QUESTION_CHARS:
+            raise AssistantError(f"The search text is {len(text)} characters long; the limit is {MAX_QUESTION_CHARS}.")
+        version = self.version(policy) if policy is not None else None  # checked before any model loads
+        if policy is None and not self.policy_names():
+            raise AssistantError("No policies stored yet: add one with `assistant ingest PATH`.")
+        return CrossSearch(self.store, self.retriever).run(text, top, version)

@@ -1,5 +1,5 @@
-"""The `assistant` command line: ingest, policies, remove, ask, label, compare, diff, doctor, repair, serve,
-eval, train.
+"""The `assistant` command line: ingest, policies, remove, ask, label, compare, diff, search, doctor, repair,
+serve, eval, train.
 
 Each command imports the engine or the model it needs inside its function, on purpose: torch and
 the models take seconds to import, and `--help` or a bad argument must answer at once. `ask`, `label`
@@ -43,6 +43,7 @@ from assistant.frontends.render import (
     render_label,
     render_policies,
     render_privacyqa_report,
+    render_search,
 )
 from assistant.understanding.validation import require_utf8, validate_question
 
@@ -287,6 +288,26 @@ def diff(
         _print_json(result.to_dict())
     else:
         console.print(render_diff(result))
+
+
+@app.command()
+@_friendly_errors
+def search(
+    text: Annotated[str, typer.Argument(help="What to look for, in plain words.")],
+    all_policies: Annotated[bool, typer.Option(
+        "--all", help="Search every stored policy's latest version (the default).")] = False,
+    policy: Annotated[str | None, typer.Option(help="Search only this policy's latest version.")] = None,
+    top: Annotated[int, typer.Option(min=1, max=1000, help="How many sentences to show.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the sentences as JSON.")] = False,
+) -> None:
+    """The stored sentences closest in meaning to TEXT, across policies: policy, version, section, sentence, score."""
+    if all_policies and policy is not None:
+        raise AssistantError("Choose either --all or --policy NAME, not both.")
+    result = _assistant().search_sentences(text, require_utf8(policy, "policy name"), top)
+    if as_json:
+        _print_json(result.to_dict())
+    else:
+        console.print(render_search(result))
 
 
 def _count(n: int, one: str, many: str) -> str:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the harness imports the engine (torch), the store FAISS: no
     from assistant.answering.compare import Comparison
     from assistant.evaluation.privacyqa import PrivacyQAReport
     from assistant.ingest.pipeline import IngestResult
+    from assistant.retrieval.across import SearchResults
     from assistant.store.database import PolicySummary
 
 
@@ -144,6 +145,23 @@ def render_across(result: AnswersAcross) -> Table:
         else:
             cell = _verdict_cell(answer.verdict, quote.text if quote else None, quote.sentence_id if quote else None)
         table.add_row(Text(f"{answer.policy} (v{answer.version})"), cell, f"{answer.confidence:.2f}")
+    return table
+
+
+def render_search(result: SearchResults) -> Table | Text:
+    """The sentences found, best first: policy and version, where (section, sentence, page), the sentence, score."""
+    where = "all policies" if result.scope == "all" else result.scope
+    if not result.matches:
+        return Text(f"No sentence found in {where}.", style="yellow")
+    table = Table(title=Text(f"“{result.query}” in {where} ({result.searched} sentences, {result.index} index)"),
+                  show_lines=True)
+    for column in ("Policy", "Where", "Sentence", "Score"):
+        table.add_column(column, overflow="fold")
+    for match in result.matches:
+        page = f", p. {match.page}" if match.page else ""
+        table.add_row(Text(f"{match.policy} (v{match.version})"),
+                      Text(f"§ {match.section}, sentence {match.sentence_id}{page}"), Text(match.text),
+                      f"{match.score:.3f}")
     return table
 
 

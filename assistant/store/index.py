@@ -38,21 +38,13 @@ class SentenceIndex:
     def size(self) -> int:
         return int(self._index.ntotal)
 
+    def vectors(self) -> np.ndarray:
+        """The stored sentence vectors, (size, dimension) float32, row i = sentence i + 1."""
+        return _to_cpu(self._index).reconstruct_n(0, self.size)
+
     def save(self, path: Path) -> None:
-        """Write the index to `path` atomically: a temporary file (`temporary_path`), fsync, then
-        rename. Written by Python, so a full disk is an OSError with its errno; a failed write
-        leaves no file behind."""
-        tmp = temporary_path(path)
-        data = faiss.serialize_index(_to_cpu(self._index))
-        try:
-            with open(tmp, "wb") as handle:
-                handle.write(data.tobytes())
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        """Write the index to `path` atomically (`write_atomically`)."""
+        write_atomically(path, faiss.serialize_index(_to_cpu(self._index)).tobytes())
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Return up to k (sentence ordinal, cosine) pairs, best first."""
@@ -61,6 +53,21 @@ class SentenceIndex:
             return []
         scores, rows = self._index.search(np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32), k)
         return [(int(row) + 1, float(score)) for row, score in zip(rows[0], scores[0]) if row >= 0]
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write `data` to `path`: a temporary file (`temporary_path`), fsync, then rename. Written by
+    Python, so a full disk is an OSError with its errno; a failed write leaves no file behind."""
+    tmp = temporary_path(path)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def temporary_path(path: Path) -> Path:
