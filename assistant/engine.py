@@ -19,6 +19,7 @@ from assistant.store.database import PolicySummary, Store
 from assistant.understanding.validation import require_utf8, validate_question
 
 if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads on first use below
+    from assistant.answering.alignment import IssueAlignment
     from assistant.answering.across import AnswersAcross
     from assistant.answering.changes import PolicyDiff
     from assistant.answering.compare import Comparison
@@ -243,6 +244,17 @@ class Assistant:
         versions = [self.version(name) for name in dict.fromkeys(policies)]  # every name checked before any model
         facets = None if facet is None else [facet]
         return compare([PolicyGlance(v.name, v.version, glance(self.answer_pipeline, v, facets)) for v in versions])
+
+    def align(self, policies: list[str] | None = None, issue: str | None = None) -> list[IssueAlignment]:
+        """The latest versions of `policies` (default: every stored policy) aligned by issue: for each facet and
+        OPP-115 practice (only `issue`, a facet, a practice or words naming one), each policy's sentences on it.
+        Read from the store (the tags of ingest and the facets' word rules): no model loads."""
+        from assistant.answering.alignment import ISSUES, align, resolve_issue  # lazy: see the module docstring
+
+        issues = ISSUES if issue is None else (resolve_issue(issue),)
+        names = list(dict.fromkeys(policies)) if policies is not None else self.policy_names()
+        versions = [self.version(name) for name in names]
+        return align([(v, self.store.sentences(v.id)) for v in versions], issues)
 
     def diff(self, policy: str, from_version: int | None = None, to_version: int | None = None) -> PolicyDiff:
         """What changed between two versions of `policy` (default: the previous version to the latest):

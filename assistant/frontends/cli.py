@@ -37,6 +37,8 @@ from assistant.frontends.render import (
     print_error,
     removal_message,
     render_across,
+    render_alignment,
+    render_alignment_report,
     render_answer,
     render_comparison,
     render_diff,
@@ -258,6 +260,8 @@ def _ask_across(question: str, names: str | None, policy: str | None, version: i
 def compare(
     policies: Annotated[list[str], typer.Argument(help="Two or more stored policy names.")],
     facet: Annotated[str | None, typer.Option(help="Compare only this facet (e.g. sale).")] = None,
+    topic: Annotated[str | None, typer.Option(
+        help="Show each policy's sentences on this issue instead (a facet, an OPP-115 practice, or words).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
 ) -> None:
     """Policies side by side, facet by facet: each one's verdict with its quote, differences first."""
@@ -266,6 +270,15 @@ def compare(
     names = [require_utf8(name, "policy name") for name in policies]
     if len(dict.fromkeys(n.lower() for n in names)) < 2:
         raise AssistantError("Name at least two different stored policies to compare.")
+    if topic is not None:
+        if facet is not None:
+            raise AssistantError("Choose either --facet or --topic, not both.")
+        (aligned,) = _assistant().align(names, require_utf8(topic, "topic"))
+        if as_json:
+            _print_json(aligned.to_dict())
+        else:
+            console.print(render_alignment(aligned))
+        return
     result = _assistant().compare(names, check_facet(facet))
     if as_json:
         _print_json(result.to_dict())
@@ -398,6 +411,25 @@ def eval_categories(
 
     result = evaluate(_check_split(split, ("validation", "test")), sentences=sentences)
     console.print_json(data=result) if as_json else console.print(result)
+
+
+@eval_app.command("alignment")
+@_friendly_errors
+def eval_alignment(
+    split: Annotated[str, typer.Option(help="OPP-115 majority split scored: test (k is chosen on validation).")] = "test",
+    limit: Annotated[int | None, typer.Option(min=2, help="Use only the first N segments of each split.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+) -> None:
+    """Alignment by issue (Liu et al., COLING 2014): pairwise P / R / F1 of "same issue" decisions between
+    segments of different OPP-115 policies, a bag-of-words clustering baseline beside ours."""
+    from assistant.evaluation.alignment import evaluate  # lazy: see the module docstring
+
+    result = evaluate(_check_split(split, ("test",)), limit,
+                      progress=lambda stage: err_console.print(f"[dim]{stage}…[/dim]"))
+    if as_json:
+        _print_json(result)
+    else:
+        console.print(render_alignment_report(result))
 
 
 @eval_app.command("policyie")
