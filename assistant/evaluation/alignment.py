@@ -137,7 +137,7 @@ def evaluate(split: str = "test", limit: int | None = None, tune_split: str = "v
                                f"k={k} (chosen on {tune_split})"))
 
     say("embeddings")
-    from assistant.models.retriever.model import Embedder
+    from assistant.models.retriever.model import Embedder  # lazy: torch loads only when scoring
 
     retriever = Embedder.load_retriever()
     k, _ = choose_k(retriever.encode, tune)
@@ -145,7 +145,7 @@ def evaluate(split: str = "test", limit: int | None = None, tune_split: str = "v
                                gold, pairs, f"k={k} (chosen on {tune_split})"))
 
     say("practice tagger")
-    from assistant.models.practices.model import PracticeClassifier
+    from assistant.models.practices.model import PracticeClassifier  # lazy: torch loads only when scoring
 
     predicted = [set(labels) for labels in PracticeClassifier.load().predict(texts)]
     rows.append(pairwise_score("practice tagger: share a predicted category (ours)", same_issue(predicted), gold,
