@@ -2,6 +2,7 @@
 (prints numbers; not a test). Numbers and the index chosen: docs/benchmarks.md, "Cross-policy index".
 
     .venv/bin/python scripts/bench_cross_index.py [--rows 1000000] [--queries 200] [--real-only]
+    .venv/bin/python scripts/bench_cross_index.py --ask-all    # what the FAISS search costs in `ask --all`
 
 1. Real vectors: every sentence of OPP-115's 115 policies and PolicyIE's sentences, embedded by the
    retriever (cached under the cache folder after the first run), queried with PolicyQA test questions.
@@ -192,12 +193,50 @@ def scale_run(real: np.ndarray, queries: np.ndarray, rows: int) -> None:
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB; nlist={nlist_for(rows)})")
 
 
+def ask_all_stages(repeat: int = 3) -> None:
+    """`ask --all` over the three bundled examples: how much of each policy's answer the FAISS search takes
+    (what a shared cross-policy index could save)."""
+    import tempfile
+    from pathlib import Path
+
+    from assistant.engine import Assistant
+    from assistant.foundation.settings import Settings
+
+    examples = Path(__file__).resolve().parent.parent / "examples" / "policies"
+    question = "Do they share my personal information with advertisers?"
+    with tempfile.TemporaryDirectory() as home:
+        assistant = Assistant(Settings(home=Path(home)))
+        for name in ("amazon", "instagram", "steampowered"):
+            assistant.ingest(next(examples.glob(f"{name}.*.html")), name=name)
+        assistant.ask_across(question)  # warm: models loaded, indexes read
+        versions = [assistant.version(name) for name in assistant.policy_names()]
+        vector = assistant.retriever.encode([question])[0]
+        answer_ms, search_ms = [], []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            assistant.ask_across(question)
+            answer_ms.append(1000 * (time.perf_counter() - started))
+            for version in versions:
+                index = assistant.search._indexes[version.index_file]
+                started = time.perf_counter()
+                index.search(vector, version.n_sentences)
+                search_ms.append(1000 * (time.perf_counter() - started))
+        sentences = sum(v.n_sentences for v in versions)
+        print(f"\nask --all, {len(versions)} policies ({sentences} sentences): whole command "
+              f"{np.median(answer_ms):.0f} ms (median of {repeat}); the FAISS searches in it "
+              f"{np.median(search_ms) * len(versions):.3f} ms ({np.median(search_ms):.3f} ms a policy)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--real-only", action="store_true")
+    parser.add_argument("--ask-all", action="store_true", help="only time ask --all's stages on the examples")
     args = parser.parse_args()
+    if args.ask_all:
+        ask_all_stages()
+        return
     print(f"faiss {faiss.__version__}, {os.cpu_count()} CPUs, omp threads {faiss.omp_get_max_threads()}")
     texts = real_sentences()
     real = embedded(texts, "sentences")
