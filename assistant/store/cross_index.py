@@ -4,7 +4,7 @@ Rows are the versions' sentences concatenated in the order of `versions` (row = 
 version + ordinal - 1), so the row map needs no file of its own: it follows from the versions and
 their sentence counts, which is also what the index's `key` hashes (a stale index is one whose key
 differs). Exact (flat inner product) up to `EXACT_LIMIT` rows; past it an inverted file of flat
-vectors (IVF), `nprobe` lists searched per query — chosen and measured by
+vectors (IVF), `nprobe` lists searched per query (one query at a time, on one thread: `one_thread`) — chosen and measured by
 `scripts/bench_cross_index.py` (docs/benchmarks.md, "Cross-policy index").
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ import faiss
 import numpy as np
 
 from assistant.foundation.types import PolicyVersion
+from assistant.store.index import one_thread
 
 EXACT_LIMIT = 200_000  # rows; a flat search of more takes longer than the IVF's (docs/benchmarks.md)
 TRAIN_PER_LIST = 40  # k-means training points per inverted list (faiss warns below 39)
@@ -26,13 +27,13 @@ MAX_TRAIN = 131_072  # at most this many training points (k-means time grows wit
 
 
 def nlist_for(rows: int) -> int:
-    """Inverted lists for `rows` vectors: about 4·√rows, a power of two."""
-    return 2 ** max(6, round(math.log2(4 * math.sqrt(max(rows, 1)))))
+    """Inverted lists for `rows` vectors: about 2·√rows, a power of two (2,048 for a million)."""
+    return 2 ** max(6, round(math.log2(2 * math.sqrt(max(rows, 1)))))
 
 
 def nprobe_for(nlist: int) -> int:
-    """Lists searched per query: 1/32 of them, at least 16 (recall@50 ≥ 0.95 on real vectors)."""
-    return max(16, nlist // 32)
+    """Lists searched per query: 1/16 of them, at least 32 (recall@50 ≥ 0.95 on real vectors: docs/benchmarks.md)."""
+    return min(nlist, max(32, nlist // 16))
 
 
 def build_faiss_index(vectors: np.ndarray, exact_limit: int = EXACT_LIMIT, seed: int = 0) -> faiss.Index:
@@ -110,7 +111,8 @@ class CrossIndex:
         k = min(k, self.size)
         if k <= 0:
             return []
-        scores, rows = self.index.search(np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32), k)
+        with one_thread():
+            scores, rows = self.index.search(np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32), k)
         return [self._hit(int(row), float(score)) for row, score in zip(rows[0], scores[0], strict=True) if row >= 0]
 
     def _hit(self, row: int, score: float) -> CrossHit:
