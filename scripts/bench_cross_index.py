@@ -27,7 +27,8 @@ import faiss
 import numpy as np
 
 from assistant.foundation.resources import cache_dir
-from assistant.store.cross_index import build_faiss_index, index_kind, nlist_for, nprobe_for, one_thread
+from assistant.store.cross_index import build_faiss_index, nlist_for, nprobe_for
+from assistant.store.index import one_thread
 
 K = 50
 SEED = 7
@@ -188,9 +189,14 @@ def scale_run(real: np.ndarray, queries: np.ndarray, rows: int) -> None:
     ivf = build_faiss_index(vectors)
     build = time.perf_counter() - started
     grown = rss_mib() - before
-    found, p50, p95 = timed_search(ivf, queries)
-    row(f"{index_kind(ivf)} (the store's, built by build_faiss_index)", build, stored_bytes(ivf), p50, p95,
-        recall(found, truth))
+    ivf_layer = faiss.extract_index_ivf(ivf)
+    chosen = ivf_layer.nprobe
+    for nprobe in sorted({chosen // 2, chosen, chosen * 2}):
+        ivf_layer.nprobe = nprobe
+        found, p50, p95 = timed_search(ivf, queries)
+        row(f"IVF{ivf_layer.nlist},Flat nprobe={nprobe}" + (" (the store's, built by build_faiss_index)"
+                                                            if nprobe == chosen else ""),
+            build, stored_bytes(ivf), p50, p95, recall(found, truth))
     print(f"(resident memory grew {grown:,.0f} MiB while building; peak RSS of the run "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB; nlist={nlist_for(rows)})")
 

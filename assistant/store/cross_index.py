@@ -32,8 +32,8 @@ def nlist_for(rows: int) -> int:
 
 
 def nprobe_for(nlist: int) -> int:
-    """Lists searched per query: 1/16 of them, at least 32 (recall@50 ≥ 0.95 on real vectors: docs/benchmarks.md)."""
-    return min(nlist, max(32, nlist // 16))
+    """Lists searched per query: 1/32 of them, at least 32 (recall@50 ≥ 0.95: docs/benchmarks.md)."""
+    return min(nlist, max(32, nlist // 32))
 
 
 def build_faiss_index(vectors: np.ndarray, exact_limit: int = EXACT_LIMIT, seed: int = 0) -> faiss.Index:
