@@ -19,8 +19,8 @@ from assistant.store.database import PolicySummary, Store
 from assistant.understanding.validation import require_utf8, validate_question
 
 if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads on first use below
-    from assistant.answering.alignment import IssueAlignment
     from assistant.answering.across import AnswersAcross
+    from assistant.answering.alignment import IssueAlignment
     from assistant.answering.changes import PolicyDiff
     from assistant.answering.compare import Comparison
     from assistant.answering.pipeline import AnswerPipeline

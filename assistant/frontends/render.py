@@ -17,8 +17,8 @@ from assistant.foundation.text import escape_controls
 from assistant.foundation.types import Answer, Facts
 
 if TYPE_CHECKING:  # the harness imports the engine (torch), the store FAISS: not needed to draw a report
-    from assistant.answering.alignment import IssueAlignment
     from assistant.answering.across import AnswersAcross
+    from assistant.answering.alignment import IssueAlignment
     from assistant.answering.changes import PolicyDiff
     from assistant.answering.compare import Comparison
     from assistant.evaluation.privacyqa import PrivacyQAReport
