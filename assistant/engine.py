@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING
 
 from assistant.answering.label import PrivacyLabel, build_label
 from assistant.foundation.errors import AssistantError, UnknownPolicyError
-from assistant.foundation.settings import Settings
+from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
 from assistant.foundation.types import Answer, ParsedPolicy, PolicyVersion, ProgressCallback
 from assistant.ingest.fetch import CONNECT_TIMEOUT, FetchLimits, looks_like_url
 from assistant.store.database import PolicySummary, Store
-from assistant.understanding.validation import validate_question
+from assistant.understanding.validation import require_utf8, validate_question
 
 if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads on first use below
     from assistant.answering.across import AnswersAcross
+    from assistant.answering.alignment import IssueAlignment
     from assistant.answering.changes import PolicyDiff
     from assistant.answering.compare import Comparison
     from assistant.answering.pipeline import AnswerPipeline
@@ -33,6 +34,7 @@ if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads
     from assistant.models.questions.model import QuestionClassifier
     from assistant.models.reader.model import SpanReader
     from assistant.models.retriever.model import Embedder
+    from assistant.retrieval.across import SearchResults
     from assistant.retrieval.search import SentenceSearch
 
 __all__ = ["Assistant"]
@@ -243,6 +245,17 @@ class Assistant:
         facets = None if facet is None else [facet]
         return compare([PolicyGlance(v.name, v.version, glance(self.answer_pipeline, v, facets)) for v in versions])
 
+    def align(self, policies: list[str] | None = None, issue: str | None = None) -> list[IssueAlignment]:
+        """The latest versions of `policies` (default: every stored policy) aligned by issue: for each facet and
+        OPP-115 practice (only `issue`, a facet, a practice or words naming one), each policy's sentences on it.
+        Read from the store (the tags of ingest and the facets' word rules): no model loads."""
+        from assistant.answering.alignment import ISSUES, align, resolve_issue  # lazy: see the module docstring
+
+        issues = ISSUES if issue is None else (resolve_issue(issue),)
+        names = list(dict.fromkeys(policies)) if policies is not None else self.policy_names()
+        versions = [self.version(name) for name in names]
+        return align([(v, self.store.sentences(v.id)) for v in versions], issues)
+
     def diff(self, policy: str, from_version: int | None = None, to_version: int | None = None) -> PolicyDiff:
         """What changed between two versions of `policy` (default: the previous version to the latest):
         sentences added, removed and reworded by issue, and the facets whose verdict changed."""
@@ -283,3 +296,18 @@ class Assistant:
             raise AssistantError("No policies stored yet: add one with `assistant ingest PATH`.")
         versions = [self.version(name) for name in names]  # every name checked before any model loads
         return order_answers(question, [self.answer_pipeline.run(question, v) for v in versions])
+
+    def search_sentences(self, text: str, policy: str | None = None, top: int = 10) -> SearchResults:
+        """The `top` stored sentences closest to `text` (the retriever's cosine): across the latest version of
+        every policy (the store's cross-policy index), or in `policy`'s latest version."""
+        from assistant.retrieval.across import CrossSearch  # lazy: see the module docstring
+
+        text = " ".join((require_utf8(text, "search text") or "").split())
+        if not text:
+            raise AssistantError("The search text is empty: give some words to look for.")
+        if len(text) > MAX_QUESTION_CHARS:
+            raise AssistantError(f"The search text is {len(text)} characters long; the limit is {MAX_QUESTION_CHARS}.")
+        version = self.version(policy) if policy is not None else None  # checked before any model loads
+        if policy is None and not self.policy_names():
+            raise AssistantError("No policies stored yet: add one with `assistant ingest PATH`.")
+        return CrossSearch(self.store, self.retriever).run(text, top, version)

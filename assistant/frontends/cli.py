@@ -1,5 +1,5 @@
-"""The `assistant` command line: ingest, policies, remove, ask, label, compare, diff, doctor, repair, serve,
-eval, train.
+"""The `assistant` command line: ingest, policies, remove, ask, label, compare, diff, search, doctor, repair,
+serve, eval, train.
 
 Each command imports the engine or the model it needs inside its function, on purpose: torch and
 the models take seconds to import, and `--help` or a bad argument must answer at once. `ask`, `label`
@@ -36,12 +36,15 @@ from assistant.frontends.render import (
     print_error,
     removal_message,
     render_across,
+    render_alignment,
+    render_alignment_report,
     render_answer,
     render_comparison,
     render_diff,
     render_label,
     render_policies,
     render_privacyqa_report,
+    render_search,
 )
 from assistant.understanding.validation import require_utf8, validate_question
 
@@ -258,6 +261,8 @@ def _ask_across(question: str, names: str | None, policy: str | None, version: i
 def compare(
     policies: Annotated[list[str], typer.Argument(help="Two or more stored policy names.")],
     facet: Annotated[str | None, typer.Option(help="Compare only this facet (e.g. sale).")] = None,
+    topic: Annotated[str | None, typer.Option(
+        help="Show each policy's sentences on this issue instead (a facet, an OPP-115 practice, or words).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
 ) -> None:
     """Policies side by side, facet by facet: each one's verdict with its quote, differences first."""
@@ -266,6 +271,15 @@ def compare(
     names = [require_utf8(name, "policy name") for name in policies]
     if len(dict.fromkeys(n.lower() for n in names)) < 2:
         raise AssistantError("Name at least two different stored policies to compare.")
+    if topic is not None:
+        if facet is not None:
+            raise AssistantError("Choose either --facet or --topic, not both.")
+        (aligned,) = _assistant().align(names, require_utf8(topic, "topic"))
+        if as_json:
+            _print_json(aligned.to_dict())
+        else:
+            console.print(render_alignment(aligned))
+        return
     result = _assistant().compare(names, check_facet(facet))
     if as_json:
         _print_json(result.to_dict())
@@ -288,6 +302,26 @@ def diff(
         _print_json(result.to_dict())
     else:
         console.print(render_diff(result))
+
+
+@app.command()
+@_friendly_errors
+def search(
+    text: Annotated[str, typer.Argument(help="What to look for, in plain words.")],
+    all_policies: Annotated[bool, typer.Option(
+        "--all", help="Search every stored policy's latest version (the default).")] = False,
+    policy: Annotated[str | None, typer.Option(help="Search only this policy's latest version.")] = None,
+    top: Annotated[int, typer.Option(min=1, max=1000, help="How many sentences to show.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the sentences as JSON.")] = False,
+) -> None:
+    """The stored sentences closest in meaning to TEXT, across policies: policy, version, section, sentence, score."""
+    if all_policies and policy is not None:
+        raise AssistantError("Choose either --all or --policy NAME, not both.")
+    result = _assistant().search_sentences(text, require_utf8(policy, "policy name"), top)
+    if as_json:
+        _print_json(result.to_dict())
+    else:
+        console.print(render_search(result))
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -378,6 +412,25 @@ def eval_categories(
 
     result = evaluate(_check_split(split, ("validation", "test")), sentences=sentences)
     console.print_json(data=result) if as_json else console.print(result)
+
+
+@eval_app.command("alignment")
+@_friendly_errors
+def eval_alignment(
+    split: Annotated[str, typer.Option(help="OPP-115 majority split scored: test (k is chosen on validation).")] = "test",
+    limit: Annotated[int | None, typer.Option(min=2, help="Use only the first N segments of each split.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+) -> None:
+    """Alignment by issue (Liu et al., COLING 2014): pairwise P / R / F1 of "same issue" decisions between
+    segments of different OPP-115 policies, a bag-of-words clustering baseline beside ours."""
+    from assistant.evaluation.alignment import evaluate  # lazy: see the module docstring
+
+    result = evaluate(_check_split(split, ("test",)), limit,
+                      progress=lambda stage: err_console.print(f"[dim]{stage}…[/dim]"))
+    if as_json:
+        _print_json(result)
+    else:
+        console.print(render_alignment_report(result))
 
 
 @eval_app.command("policyie")

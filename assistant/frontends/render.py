@@ -18,10 +18,12 @@ from assistant.foundation.types import Answer, Facts
 
 if TYPE_CHECKING:  # the harness imports the engine (torch), the store FAISS: not needed to draw a report
     from assistant.answering.across import AnswersAcross
+    from assistant.answering.alignment import IssueAlignment
     from assistant.answering.changes import PolicyDiff
     from assistant.answering.compare import Comparison
     from assistant.evaluation.privacyqa import PrivacyQAReport
     from assistant.ingest.pipeline import IngestResult
+    from assistant.retrieval.across import SearchResults
     from assistant.store.database import PolicySummary
 
 
@@ -144,6 +146,54 @@ def render_across(result: AnswersAcross) -> Table:
         else:
             cell = _verdict_cell(answer.verdict, quote.text if quote else None, quote.sentence_id if quote else None)
         table.add_row(Text(f"{answer.policy} (v{answer.version})"), cell, f"{answer.confidence:.2f}")
+    return table
+
+
+def render_search(result: SearchResults) -> Table | Text:
+    """The sentences found, best first: policy and version, where (section, sentence, page), the sentence, score."""
+    where = "all policies" if result.scope == "all" else result.scope
+    if not result.matches:
+        return Text(f"No sentence found in {where}.", style="yellow")
+    table = Table(title=Text(f"“{result.query}” in {where} ({result.searched} sentences, {result.index} index)"),
+                  show_lines=True)
+    for column in ("Policy", "Where", "Sentence", "Score"):
+        table.add_column(column, overflow="fold")
+    for match in result.matches:
+        page = f", p. {match.page}" if match.page else ""
+        table.add_row(Text(f"{match.policy} (v{match.version})"),
+                      Text(f"§ {match.section}, sentence {match.sentence_id}{page}"), Text(match.text),
+                      f"{match.score:.3f}")
+    return table
+
+
+def render_alignment(aligned: IssueAlignment, shown: int = 5) -> Table:
+    """One issue across policies: each policy's sentences on it (at most `shown`, then how many more)."""
+    what = "facet" if aligned.kind == "facet" else "OPP-115 practice"
+    table = Table(title=Text(f"What each policy says on {aligned.issue} ({what})"), show_lines=True)
+    for column in ("Policy", "Sentences"):
+        table.add_column(column, overflow="fold")
+    for passages in aligned.policies:
+        cell = Text()
+        for sentence in passages.sentences[:shown]:
+            cell.append(("\n" if cell.plain else "") + short_quote(sentence.text, sentence.sentence_id))
+        if len(passages.sentences) > shown:
+            cell.append(f"\n… and {len(passages.sentences) - shown} more", style="dim")
+        if not passages.sentences:
+            cell = Text("not stated (no sentence on it)", style="yellow")
+        table.add_row(Text(f"{passages.policy} (v{passages.version})"), cell)
+    return table
+
+
+def render_alignment_report(report: dict) -> Table:
+    """`assistant eval alignment`: one row per method, pairwise precision / recall / F1."""
+    table = Table(title=Text(f"Alignment by issue, OPP-115 {report['split']}: {report['segments']} segments of "
+                             f"{report['policies']} policies, {report['cross_policy_pairs']:,} cross-policy pairs "
+                             f"({report['same_issue_pairs']:,} the same issue)"))
+    for column in ("Method", "Setting", "P", "R", "F1"):
+        table.add_column(column, overflow="fold")
+    for row in report["methods"]:
+        table.add_row(Text(row["method"]), Text(row["setting"]), f"{row['precision']:.1f}", f"{row['recall']:.1f}",
+                      f"{row['f1']:.1f}")
     return table
 
 

@@ -25,8 +25,9 @@ from pathlib import Path
 
 from assistant.foundation.errors import DamagedIndexError, StoreError, UnknownPolicyError
 from assistant.foundation.types import Facts, ParsedPolicy, PolicyVersion, Provenance, Sentence
+from assistant.store.cross_index import CrossIndex, versions_key
 from assistant.store.failures import DATABASE_FILE, reported
-from assistant.store.index import SentenceIndex, rows_in_header, temporary_path
+from assistant.store.index import SentenceIndex, rows_in_header, temporary_path, write_atomically
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS policies (
@@ -67,6 +68,10 @@ CREATE TABLE IF NOT EXISTS sentences (
 CREATE TABLE IF NOT EXISTS index_files (  -- every index file the store created or is about to create
     name TEXT PRIMARY KEY,
     created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cross_indexes (  -- the index over every latest version's sentences (at most one row)
+    name TEXT PRIMARY KEY,  -- its file in indexes/, also named in index_files
+    key TEXT NOT NULL  -- cross_index.versions_key of the versions it was built from
 );
 """
 
@@ -191,6 +196,73 @@ class Store:
         return [PolicyVersion(*row) for row in rows]
 
     @reported
+    def latest_versions(self) -> list[PolicyVersion]:
+        """The latest version of every policy, in the order they were stored (the cross index's row order)."""
+        rows = self.db.execute(
+            f"""SELECT {_VERSION_COLUMNS} FROM versions v JOIN policies p ON p.id = v.policy_id
+                WHERE v.version = (SELECT MAX(version) FROM versions w WHERE w.policy_id = p.id) ORDER BY v.id""")
+        return [PolicyVersion(*row) for row in rows]
+
+    @reported
+    def sentence(self, version_id: int, ordinal: int) -> Sentence:
+        """One stored sentence (see `sentences`)."""
+        row = self.db.execute(
+            "SELECT ordinal, text, start, end, section, categories, facts, practice_scores, page FROM sentences "
+            "WHERE version_id = ? AND ordinal = ?", (version_id, ordinal)).fetchone()
+        if row is None:
+            raise UnknownPolicyError(f"Sentence {ordinal} of stored version {version_id} was removed while it was "
+                                     "being read.")
+        return _sentence(row)
+
+    @reported
+    def cross_index(self) -> CrossIndex:
+        """The index over every sentence of the latest versions (`store.cross_index`). The saved one when it
+        was built from exactly these versions; else it is rebuilt from the versions' own indexes (their
+        stored vectors: no model) and saved for the next search, best effort — when the store cannot be
+        written or another writer is at work, the rebuilt index is used and not kept. A damaged version
+        index is a DamagedIndexError naming `assistant repair`."""
+        versions = self.latest_versions()
+        key = versions_key(versions)
+        row = self.db.execute("SELECT name FROM cross_indexes WHERE key = ?", (key,)).fetchone()
+        if row:
+            try:
+                return CrossIndex.deserialize((self.index_dir / row[0]).read_bytes(), versions)
+            except (OSError, ValueError):
+                pass  # missing or unreadable: rebuilt below, and the old file released when the new one is saved
+        index = CrossIndex.build(versions, [self.load_index(v).vectors() for v in versions])
+        self._save_cross_index(index)
+        return index
+
+    def _save_cross_index(self, index: CrossIndex) -> None:
+        """Keep `index` as the store's cross index unless the versions changed meanwhile; never raises for
+        the environment (the search goes on with the index in memory)."""
+        try:
+            with self._writer_lock(wait=False) as acquired:
+                if not acquired or self.database_problem() or versions_key(self.latest_versions()) != index.key:
+                    return
+                name = self._claim_index_file()
+                try:
+                    write_atomically(self.index_dir / name, index.serialize())
+                    with self._transaction() as db:
+                        stale = self._drop_cross_indexes(db)
+                        db.execute("INSERT INTO cross_indexes (name, key) VALUES (?, ?)", (name, index.key))
+                except BaseException:
+                    self._release_index_file(name)
+                    raise
+                for old in stale:
+                    self._release_index_file(old)
+        except (OSError, sqlite3.Error, StoreError):
+            return
+
+    @staticmethod
+    def _drop_cross_indexes(db: sqlite3.Connection) -> list[str]:
+        """Inside a writer's transaction: forget the cross index (its versions are changing); returns its
+        file names, to be released after the commit (or by the next open when killed before)."""
+        names = [row[0] for row in db.execute("SELECT name FROM cross_indexes")]
+        db.execute("DELETE FROM cross_indexes")
+        return names
+
+    @reported
     def policy_names(self) -> list[str]:
         return [row[0] for row in self.db.execute("SELECT name FROM policies ORDER BY name COLLATE NOCASE")]
 
@@ -221,12 +293,7 @@ class Store:
             "WHERE version_id = ? ORDER BY ordinal",
             (version_id,),
         )
-        return [
-            Sentence(*row[:5], categories=tuple(json.loads(row[5])),
-                     facts=Facts.from_dict(json.loads(row[6])) if row[6] else None,
-                     practice_scores=json.loads(row[7]), page=row[8])
-            for row in rows
-        ]
+        return [_sentence(row) for row in rows]
 
     @reported
     def pipeline(self, version: PolicyVersion) -> str:
@@ -353,6 +420,7 @@ class Store:
         try:
             index.save(self.index_dir / index_file)
             with self._transaction() as db:
+                stale = self._drop_cross_indexes(db)
                 policy_id = self._policy_id(db, name)
                 number = db.execute(
                     "SELECT COALESCE(MAX(version), 0) + 1 FROM versions WHERE policy_id = ?", (policy_id,)
@@ -380,6 +448,8 @@ class Store:
         except BaseException:
             self._release_index_file(index_file)
             raise
+        for old in stale:
+            self._release_index_file(old)
         return number
 
     def _policy_id(self, db: sqlite3.Connection, name: str) -> int:
@@ -401,11 +471,13 @@ class Store:
             try:
                 index.save(self.index_dir / index_file)
                 with self._transaction() as db:
+                    stale = self._drop_cross_indexes(db)
                     db.execute("UPDATE versions SET index_file = ? WHERE id = ?", (index_file, version.id))
             except BaseException:
                 self._release_index_file(index_file)
                 raise
-            self._release_index_file(version.index_file)
+            for file in [version.index_file, *stale]:
+                self._release_index_file(file)
         return self.get_version(version.name, version.version)
 
     @reported
@@ -420,7 +492,8 @@ class Store:
                     (name,),
                 )]
                 db.execute("DELETE FROM policies WHERE name = ?", (name,))
-            for file in files:  # a kill from here on leaves names in index_files: cleaned on next open
+                stale = self._drop_cross_indexes(db)
+            for file in files + stale:  # a kill from here on leaves names in index_files: cleaned on next open
                 self._release_index_file(file)
         return len(files)
 
@@ -442,7 +515,8 @@ class Store:
 
     def _unreferenced_index_files(self) -> list[str]:
         return [row[0] for row in self.db.execute(
-            "SELECT name FROM index_files WHERE name NOT IN (SELECT index_file FROM versions)")]
+            "SELECT name FROM index_files WHERE name NOT IN (SELECT index_file FROM versions) "
+            "AND name NOT IN (SELECT name FROM cross_indexes)")]
 
     def _claim_index_file(self) -> str:
         """A new index file name, committed to `index_files` before the file is written."""
@@ -467,6 +541,13 @@ class Store:
         if problem:
             raise StoreError(f"The store's database {self.database} is damaged ({problem}); nothing was written. "
                              "Restore it from a backup, or move it aside and ingest the policies again.")
+
+
+def _sentence(row: tuple) -> Sentence:
+    """A Sentence from (ordinal, text, start, end, section, categories, facts, practice_scores, page)."""
+    return Sentence(*row[:5], categories=tuple(json.loads(row[5])),
+                    facts=Facts.from_dict(json.loads(row[6])) if row[6] else None,
+                    practice_scores=json.loads(row[7]), page=row[8])
 
 
 def damage_message(version: PolicyVersion, problem: str) -> str:
