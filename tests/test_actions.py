@@ -331,4 +331,5 @@ def test_models_load_once_per_action_server_process(stack):
         run_action(stack, "action_answer_question", question, "ask_question", slots={"policy": "amazon.com"})
     log = stack.log("actions")
     assert log.count("Assistant engine loaded") == 1
-    assert log.count("Loading SentenceTransformer model") == 2  # the base embedder and the retriever, once each
+    for model in ("embedder", "retriever", "reader"):  # each model of the answer path, once
+        assert log.count(f"Loading model {model} ") == 1, model

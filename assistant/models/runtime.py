@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,8 @@ from pathlib import Path
 from assistant.foundation.base_model import EMBEDDER_NAME, bundled_model_dir
 from assistant.foundation.inference import Forward, OnnxForward, backend, onnx_cache_dir
 from assistant.foundation.releases import WEIGHTS_DIR, release_files
+
+log = logging.getLogger(__name__)
 
 GRAPH_VERSION = "2"  # bump when a graph's inputs, outputs or export settings change
 
@@ -132,4 +135,6 @@ def load_forward(name: str, directory: Path | None = None) -> Forward:
         from assistant.models.graphs import torch_forward  # torch: only on the torch backend
 
         return torch_forward(name, directory)
-    return OnnxForward(ensure_graph(name, directory))
+    path = ensure_graph(name, directory)
+    log.info("Loading model %s (ONNX Runtime, %s)", name, path.name)
+    return OnnxForward(path)
