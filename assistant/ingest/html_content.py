@@ -145,10 +145,12 @@ def parse_page(html: str) -> Document:
     return Document(title or builder.first_h1, blocks, Extraction(kept, visible, listed, duplicates))
 
 
-def visible_text(tree: LexborHTMLParser) -> str:
-    """Every text node outside script/style/template/head/noscript/iframe: the page's visible text at most."""
+def visible_text(tree: LexborHTMLParser | LexborNode) -> str:
+    """Every text node outside script/style/template/head/noscript/iframe: the page's (or an element's) visible
+    text at most."""
     parts: list[str] = []
-    stack = [tree.root] if tree.root is not None else []
+    root = tree.root if isinstance(tree, LexborHTMLParser) else tree
+    stack = [root] if root is not None else []
     while stack:
         node = stack.pop()
         tag = node.tag or ""
@@ -197,10 +199,10 @@ def _main_content(tree: LexborHTMLParser, dropped: list[DroppedBlock]) -> Lexbor
     body = tree.body or tree.root
     if body is None:
         return None
-    total = words_in(body.text(deep=True, separator=" "))
+    total = words_in(visible_text(body))  # not the body's scripts: they may outweigh the policy
     for selector in ("main, [role=main]", "article"):
         candidates = [node for node in tree.css(selector) if not _inside(node, selector)]
-        if len(candidates) == 1 and words_in(candidates[0].text(deep=True, separator=" ")) >= _MAIN_SHARE * total:
+        if len(candidates) == 1 and words_in(visible_text(candidates[0])) >= _MAIN_SHARE * total:
             _record_outside(candidates[0], dropped)
             return candidates[0]
     return body
