@@ -55,6 +55,9 @@ _PART_MIN_WORDS = 300
 _PRIVACY_TOPIC = re.compile(r"privacy|personal (?:data|information)|data (?:protection|retention)|gdpr|ccpa|cpra|"
                             r"california|cookie|retention")
 _PART_MAX_SHARE = 0.8
+# A hub's own title, tagline and menu before the privacy policy's title (a second top-level heading): left out
+# when they hold at most this many words.
+_PREAMBLE_MAX_WORDS = 60
 _TOC_LABEL = re.compile(
     r"(?:table of )?contents|what you ?ll find (?:in|on) this (?:section|page)|in this (?:section|article|policy|page)|"
     r"on this page|jump to(?: section)?|quick links|sections|summary of contents")
@@ -100,6 +103,12 @@ _LINK_LIST_INTERNAL_SHARE = 0.6
 _SOCIAL_HOSTS = frozenset({"x.com", "twitter.com", "facebook.com", "instagram.com", "linkedin.com", "youtube.com",
                            "tiktok.com", "discord.gg", "discord.com", "threads.net", "reddit.com", "pinterest.com"})
 _NAVIGATION_NAME = re.compile(r"nav|menu|header|footer|dropdown|sidebar|toolbar|related", re.IGNORECASE)  # with many links
+# A call-to-action box ("Don't just connect your apps, automate them. … Get started for free"): a short element
+# with a link or button saying only "get started", "sign up", "try it now", "download the app" and the like.
+_CALL_TO_ACTION = re.compile(
+    r"(?:get started|start(?: now| building| your free trial)?|try(?: it)?|sign up|join(?: us)?|"
+    r"download(?: the app)?|get the app)(?: (?:now|today|for free|free|it free))*")
+_CALL_TO_ACTION_MAX_WORDS = 40
 _BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "dialog", "alertdialog", "menu",
                                 "menubar"})
 _PAGE_CONTROL = re.compile(
@@ -139,6 +148,7 @@ def parse_page(html: str) -> Document:
     blocks, duplicates = _drop_repeats(_drop_listed_headings(builder.blocks, dropped), dropped)
     blocks, repeated = _drop_repeated_runs(blocks, dropped)
     blocks = _privacy_section(blocks, title, dropped)
+    blocks = _drop_preamble(blocks, dropped)
     duplicates += repeated
     kept = sum(words_in(block.text) for block in blocks)
     listed = tuple(sorted(dropped, key=lambda block: -block.words)[:_DROPPED_LISTED])
@@ -292,7 +302,17 @@ def _boilerplate_reason(node: LexborNode, total: int, site_domain: str | None = 
         return "list of links"
     if _BOILERPLATE_NAME.search(names) and node.css_first("h1, h2, h3, h4") is None:
         return "cookie banner" if "cookie" in names.lower() or "consent" in names.lower() else "page control"
+    if not has_title and _is_call_to_action(node):
+        return "call to action"
     return None
+
+
+def _is_call_to_action(node: LexborNode) -> bool:
+    """A short box (`_CALL_TO_ACTION_MAX_WORDS` words at most) holding a "Get started for free" link or button."""
+    if node.tag not in ("div", "section", "aside") or words_in(node.text(deep=True, separator=" ")) > \
+            _CALL_TO_ACTION_MAX_WORDS:
+        return False
+    return any(_CALL_TO_ACTION.fullmatch(_key(_text_of(link))) for link in node.css("a[href], button"))
 
 
 def _names_site_part(node: LexborNode) -> bool:
@@ -437,6 +457,24 @@ def _privacy_section(blocks: list[Block], title: str | None, dropped: list[Dropp
                                         total - words, "another legal document"))
             return part
     return blocks
+
+
+def _drop_preamble(blocks: list[Block], dropped: list[DroppedBlock]) -> list[Block]:
+    """Leave out what comes before the privacy policy's own top-level title when it all lies under another
+    top-level heading and is short (`_PREAMBLE_MAX_WORDS`): a legal hub's title, its tagline and its menu."""
+    start = next((index for index, block in enumerate(blocks)
+                  if block.is_heading and len(block.section_path) == 1 and _names_privacy_policy(block.text)), None)
+    if not start:
+        return blocks
+    before = blocks[:start]
+    own_title = blocks[start].section_path[0]
+    if not before[0].is_heading or any(not b.section_path or b.section_path[0] == own_title for b in before):
+        return blocks
+    text = " ".join(block.text for block in before)
+    if words_in(text) > _PREAMBLE_MAX_WORDS:
+        return blocks
+    dropped.append(DroppedBlock(text[:_SHOWN_CHARS], words_in(text), "page header before the policy's title"))
+    return blocks[start:]
 
 
 # --------------------------------------------------------------------------- tables of contents
