@@ -269,3 +269,43 @@ def test_a_privacy_policy_that_mentions_the_terms_is_not_cut() -> None:
                      "your use of the service.</p></div></main></body></html>")
     assert "another legal document" not in reasons(doc)
     assert body(doc)[0].startswith("This Privacy Policy describes") and body(doc)[-1].startswith("Our Terms of Use")
+
+
+def test_a_main_outweighed_by_the_body_s_scripts_is_still_the_content() -> None:
+    """Like Fireworks AI's page: a promotion bar before <main>, and an inline data script that holds more words
+    than the policy (the main content's share is counted in visible words, not in the scripts' text)."""
+    doc = load("script_heavy_main.html")
+    stored = " ".join(texts(doc))
+    assert "now available" not in stored and "Models Docs Pricing" not in stored and "All rights reserved" not in stored
+    assert texts(doc)[0] == "Privacy Notice" and texts(doc)[-1] == "Last Modified: 8/23/2023"
+    assert "we do not train models on your prompts" in stored
+    assert "outside the main content" in reasons(doc)
+
+
+def test_a_get_started_call_to_action_box_is_left_out_but_links_in_policy_sentences_stay() -> None:
+    """Like Bardeen's page: a "Get started for free" box after the policy, with its tagline and feature ticks."""
+    doc = load("call_to_action.html")
+    stored = " ".join(texts(doc))
+    for junk in ("get relay", "Don't just connect", "100,000+ users", "Get started", "Effortless setup", "Free to use"):
+        assert junk not in stored
+    assert "You can download a copy of your data from the settings page at any time." in texts(doc)
+    assert texts(doc)[-1] == "Write to privacy@relay.app with any question about this policy."
+    assert "call to action" in reasons(doc)
+
+
+def test_a_legal_hub_s_title_tagline_and_side_menu_before_the_policy_s_own_title_are_left_out() -> None:
+    """Like Perplexity's legal hub: an h1 "Legal Hub" with a tagline and a script-driven side menu (no links),
+    then the privacy policy under its own h1."""
+    doc = load("legal_hub.html")
+    assert texts(doc)[0] == "Quokka's Privacy Policy"
+    stored = " ".join(texts(doc))
+    assert "Information related to our terms" not in stored and "Legal overview" not in stored
+    assert "page header before the policy's title" in reasons(doc)
+
+
+def test_a_long_introduction_before_the_privacy_policy_s_title_stays() -> None:
+    """Only a short preamble goes: text of more than `_PREAMBLE_MAX_WORDS` words under another title is kept."""
+    intro = " ".join(["We explain here how each of our legal documents applies to the services you use."] * 6)
+    doc = parse_html(f"<html><body><h1>Legal Hub</h1><p>{intro}</p><h1>Privacy Policy</h1>"
+                     "<p>We collect your email address when you create an account.</p></body></html>")
+    assert texts(doc)[0] == "Legal Hub" and "page header before the policy's title" not in reasons(doc)

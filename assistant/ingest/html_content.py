@@ -3,11 +3,13 @@
 Rules on the lexbor tree (measured against trafilatura on real pages: docs/results.md, "Web pages"):
 
 - the main content is the page's single `main` (or role=main, or single `article`) when it holds a fair share
-  of the text, else the body; site menus, headers without the title, footers, cookie banners, dialogs, login
+  of the visible text (not counting scripts), else the body; site menus, headers without the title, footers, cookie banners, dialogs, login
   and search forms, language pickers, breadcrumbs, skip links and "Back to top" are left out, and so are
   elements named as a site part (`nav_wrap`, `footerwrapper`) holding several links, unnamed lists of short
-  links to the site's own pages, promotion banners, feedback widgets and app-download prompts;
-- a page holding the terms and the privacy policy as separate parts keeps the privacy part(s) only;
+  links to the site's own pages, promotion banners, feedback widgets, app-download prompts and short
+  call-to-action boxes ("Get started for free");
+- a page holding the terms and the privacy policy as separate parts keeps the privacy part(s) only, and a legal
+  hub's short title, tagline and menu before the privacy policy's own top-level title are left out;
 - collapsed text (accordion panels, tabs, `details`, `hidden`, `display:none`, `aria-hidden`) is policy text and
   is kept; only short hidden bits (icon labels, "Close") are not; an accordion's toggle button is its heading;
 - a data table's body rows become sentences with their column headers ("Category: Identifiers — Sold: No");
@@ -461,14 +463,16 @@ def _privacy_section(blocks: list[Block], title: str | None, dropped: list[Dropp
 
 def _drop_preamble(blocks: list[Block], dropped: list[DroppedBlock]) -> list[Block]:
     """Leave out what comes before the privacy policy's own top-level title when it all lies under another
-    top-level heading and is short (`_PREAMBLE_MAX_WORDS`): a legal hub's title, its tagline and its menu."""
+    top-level heading, holds some text besides headings and is short (`_PREAMBLE_MAX_WORDS`): a legal hub's
+    title, its tagline and its menu."""
     start = next((index for index, block in enumerate(blocks)
                   if block.is_heading and len(block.section_path) == 1 and _names_privacy_policy(block.text)), None)
     if not start:
         return blocks
     before = blocks[:start]
     own_title = blocks[start].section_path[0]
-    if not before[0].is_heading or any(not b.section_path or b.section_path[0] == own_title for b in before):
+    if (not before[0].is_heading or all(b.is_heading for b in before)  # a lone heading above the title stays
+            or any(not b.section_path or b.section_path[0] == own_title for b in before)):
         return blocks
     text = " ".join(block.text for block in before)
     if words_in(text) > _PREAMBLE_MAX_WORDS:
