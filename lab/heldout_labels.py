@@ -44,11 +44,11 @@ LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
     "letsencrypt.md": {
         "sale": ("no", [42], False, ""),
         "sharing_advertisers": ("not_stated", [], True,
-                                "Uses Google Analytics and mentions opting out of 'Google Analytics for Display "
-                                "Advertising' (48); no statement that data goes to advertisers."),
+                                ("Uses Google Analytics and mentions opting out of 'Google Analytics for Display "
+                                "Advertising' (48); no statement that data goes to advertisers.")),
         "sharing_third_parties": ("conditional", [55, 56, 29], False,
-                                  "Discloses to third parties in limited circumstances (consent, law); donations "
-                                  "processed by payment partners."),
+                                  ("Discloses to third parties in limited circumstances (consent, law); donations "
+                                  "processed by payment partners.")),
         "law_enforcement": ("conditional", [56, 58], False, "Only when it believes the law requires it."),
         "collection_location": ("not_stated", [], False, "Only IP addresses in logs."),
         "cookies_tracking": ("yes", [44, 45], False, "Google Analytics and Salesforce engagement tracking."),
@@ -67,8 +67,8 @@ LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
     "basecamp.md": {
         "sale": ("no", [5, 24, 116], False, ""),
         "sharing_advertisers": ("yes", [75, 46], True,
-                                "A hash of the email goes to ad companies only to exclude you from ads; ad scripts "
-                                "send click data to ad networks for users who clicked an ad."),
+                                ("A hash of the email goes to ad companies only to exclude you from ads; ad scripts "
+                                "send click data to ad networks for users who clicked an ad.")),
         "sharing_third_parties": ("yes", [64, 66, 68], False, "Subprocessors and processors."),
         "law_enforcement": ("conditional", [88, 89], False, "Only when compelled by legal process."),
         "collection_location": ("not_stated", [], False, "Only IP addresses."),
@@ -119,8 +119,8 @@ LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
         "children": ("conditional", [140, 147], False, "Not without school or parental consent."),
         "international_transfer": ("yes", [151, 154, 148], False, ""),
         "policy_changes": ("yes", [180, 181], True,
-                           "Date updated and a GitHub history to subscribe to; advance notice only for schools and "
-                           "Professional customers."),
+                           ("Date updated and a GitHub history to subscribe to; advance notice only for schools and "
+                           "Professional customers.")),
         "ai_training": ("not_stated", [], False, ""),
         "contact_dpo": ("yes", [176, 177], False, ""),
     },

@@ -1,0 +1,75 @@
+"""What the privacy profile costs: its share of ingest time, and the at-a-glance rows read from it
+(prints numbers; not a test).
+
+    .venv/bin/python scripts/bench_profile.py [--repeat 3]
+
+The profile is what ingest computes for every sentence beyond the retriever's vector: the OPP-115
+practice tagger's probabilities and PolicyIE's facts (with their negation and condition slots), which
+the answer's verdict and the label read. For each bundled example, after one warm-up, the script times
+the stages of ingest separately — parse and split, the retriever's embeddings, the practice tagger,
+PolicyIE — and storing the version; it prints the profile's share of the whole (its yardstick:
+ingest without the profile, measured in the same run), then the time of the 16 at-a-glance rows
+(`assistant label`) on the stored version. Medians over `--repeat` runs.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from assistant.answering.profile import glance
+from assistant.engine import Assistant
+from assistant.foundation.sentences import build_policy
+from assistant.foundation.settings import DEFAULT_MAX_BYTES, Settings
+from assistant.ingest.parsing import load_document
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "policies"
+
+
+def _timed(call) -> tuple[float, object]:
+    started = time.perf_counter()
+    result = call()
+    return time.perf_counter() - started, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=3)
+    repeat = parser.parse_args().repeat
+    with tempfile.TemporaryDirectory() as home:
+        assistant = Assistant(Settings(home=Path(home)))
+        tagging = assistant.tagging
+        print(f"{'policy':<22}{'sentences':>10}{'parse':>8}{'embed':>8}{'practices':>10}{'PolicyIE':>9}{'store':>8}"
+              f"{'profile share':>15}{'glance':>8}")
+        for path in sorted(EXAMPLES.glob("*.html")):
+            runs: dict[str, list[float]] = {k: [] for k in ("parse", "embed", "practices", "policyie", "store",
+                                                            "glance")}
+            for attempt in range(repeat + 1):  # the first is a warm-up
+                parse, policy = _timed(lambda: build_policy(load_document(path, DEFAULT_MAX_BYTES)))
+                texts = [s.text for s in policy.sentences]
+                embed, _ = _timed(lambda: tagging.retriever.encode(texts))
+                practices, _ = _timed(lambda: tagging.practices.probabilities(texts))
+                policyie, _ = _timed(lambda: tagging.policyie.facts(texts))
+                total, _ = _timed(lambda: assistant.ingest(path, name=f"{path.stem}-{attempt}", force=True))
+                store = max(0.0, total - parse - embed - practices - policyie)
+                version = assistant.version(f"{path.stem}-{attempt}")
+                rows, _ = _timed(lambda: glance(assistant.answer_pipeline, version))
+                if attempt:
+                    for key, value in zip(runs, (parse, embed, practices, policyie, store, rows), strict=True):
+                        runs[key].append(value)
+            median = {key: statistics.median(values) for key, values in runs.items()}
+            profile = median["practices"] + median["policyie"]
+            without = median["parse"] + median["embed"] + median["store"]
+            print(f"{path.stem:<22}{len(texts):>10}" + "".join(
+                f"{median[k]:>{w}.2f}" for k, w in (("parse", 8), ("embed", 8), ("practices", 10), ("policyie", 9),
+                                                     ("store", 8)))
+                  + f"{100 * profile / without:>14.0f}%{median['glance']:>8.2f}")
+        assistant.store.close()
+    print("seconds (medians); profile share = (practices + PolicyIE) / (parse + embed + store): what the profile "
+          "adds to ingest without it; glance = the 16 at-a-glance rows of `assistant label`")
+
+
+if __name__ == "__main__":
+    main()
