@@ -28,10 +28,14 @@ from assistant.ingest.parsing import load_document
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "policies"
 
 
-def _timed(call) -> tuple[float, object]:
+def _timed(call, *args, **kwargs) -> tuple[float, object]:
     started = time.perf_counter()
-    result = call()
+    result = call(*args, **kwargs)
     return time.perf_counter() - started, result
+
+
+def _parse(path: Path):
+    return build_policy(load_document(path, DEFAULT_MAX_BYTES))
 
 
 def main() -> None:
@@ -47,15 +51,15 @@ def main() -> None:
             runs: dict[str, list[float]] = {k: [] for k in ("parse", "embed", "practices", "policyie", "store",
                                                             "glance")}
             for attempt in range(repeat + 1):  # the first is a warm-up
-                parse, policy = _timed(lambda: build_policy(load_document(path, DEFAULT_MAX_BYTES)))
+                parse, policy = _timed(_parse, path)
                 texts = [s.text for s in policy.sentences]
-                embed, _ = _timed(lambda: tagging.retriever.encode(texts))
-                practices, _ = _timed(lambda: tagging.practices.probabilities(texts))
-                policyie, _ = _timed(lambda: tagging.policyie.facts(texts))
-                total, _ = _timed(lambda: assistant.ingest(path, name=f"{path.stem}-{attempt}", force=True))
+                embed, _ = _timed(tagging.retriever.encode, texts)
+                practices, _ = _timed(tagging.practices.probabilities, texts)
+                policyie, _ = _timed(tagging.policyie.facts, texts)
+                total, _ = _timed(assistant.ingest, path, name=f"{path.stem}-{attempt}", force=True)
                 store = max(0.0, total - parse - embed - practices - policyie)
                 version = assistant.version(f"{path.stem}-{attempt}")
-                rows, _ = _timed(lambda: glance(assistant.answer_pipeline, version))
+                rows, _ = _timed(glance, assistant.answer_pipeline, version)
                 if attempt:
                     for key, value in zip(runs, (parse, embed, practices, policyie, store, rows), strict=True):
                         runs[key].append(value)

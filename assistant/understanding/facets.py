@@ -37,6 +37,9 @@ class Facet:
     # A sentence matching this speaks of the facet only in passing (a merger under "sharing", a disclaimer
     # under "security"): it supports the answer only when no other of the facet's best sentences does.
     aside: re.Pattern | None = None
+    # Search every sentence for the facet's words, not only the retriever's best: the retriever was trained on
+    # 2015–16 policies (PolicyQA), which never speak of this topic, and ranks its statements below their neighbours.
+    beyond_retriever: bool = False
 
     def addressed_by(self, sentence: str) -> bool:
         """Whether a policy sentence speaks of this facet."""
@@ -53,6 +56,7 @@ FACETS = (
     Facet("ai_training", _words(r"\b(?:AI|artificial intelligence|machine[- ]learning|train(?:ing)? (?:\w+ )?models?)\b"),
           _words(r"\b(?:train|trains|trained|training)\b|\bmachine[- ]learning\b"),
           "uses your data to train AI models", "does not use your data to train AI models", denials_first=True,
+          beyond_retriever=True,
           not_about=_words(r"\b(?:employees|staff|personnel|workforce|contractors)\b")),
     Facet("sale", _words(r"\b(?:sell|sells|sold|selling|sale)\b"),
           _words(r"\b(?:sell|sells|sold|selling|rent|rents|rented|renting|trade|trades|traded|trading)\b"),
