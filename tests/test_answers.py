@@ -165,6 +165,8 @@ def test_a_denial_until_you_consent_is_conditional_a_mixed_sentence_no_denial_an
     assert advertisers.verdict == "not_stated", advertisers.headline
     assert not BY_NAME["sharing_advertisers"].addressed_by("We measure our marketing and the reach of marketing our "
                                                            "services.")
+    assert not BY_NAME["sharing_advertisers"].addressed_by("We may contact you to send you marketing-related "
+                                                           "communications.")
     assert BY_NAME["sharing_advertisers"].addressed_by("We share your email address with marketing partners.")
 
 

@@ -66,8 +66,10 @@ FACETS = (
                            r"goods|tickets|subscriptions?|business units?|subsidiaries|stores|business transfers?|assets|company)\b")),
     Facet("sharing_advertisers", _words(r"\badvertis\w*.*\b(?:share|give|pass|disclos\w*)|\b(?:share|give|pass|"
                                         r"disclos\w*)\b.*\badvertis"),
-          # "marketing" of others, not the company's own ("measuring our marketing", "marketing our services")
-          _words(r"\b(?:advertis\w*|marketers?|promotional)\b|(?<!\bour )(?<!\bown )\bmarketing\b(?! (?:of )?our\b)"),
+          # "marketing" of others, not the company's own ("measuring our marketing", "marketing our services",
+          # "to send you marketing-related communications")
+          _words(r"\b(?:advertis\w*|marketers?|promotional)\b|(?<!\bour )(?<!\bown )\bmarketing\b(?! (?:of )?our\b)"
+                 r"(?![- ](?:related )?(?:communications?|e-?mails?|messages?|materials?|campaigns?)\b)"),
           "shares your information with advertisers", "does not share your information with advertisers",
           denials_first=True),
     Facet("opt_out_ads", _words(r"\bopt(?:[- ]?out)?\b.*\b(?:ads?|advertis\w*)|\b(?:targeted|personali[sz]ed|"
