@@ -139,3 +139,92 @@ def test_a_retention_limit_is_a_stated_period_and_a_deletion_right_beats_deletio
     assert kept.verdict == "yes" and "25 months" in kept.evidence[0].text, kept.headline
     deletion = assistant.ask("Can I delete my account or my personal data?", policy="browser")
     assert deletion.verdict == "yes" and deletion.evidence[0].text.startswith("You can request"), deletion.headline
+
+
+def test_a_denial_until_you_consent_is_conditional_a_mixed_sentence_no_denial_and_our_marketing_no_advertiser(
+        assistant, tmp_path):
+    # Sentences in the likeness of the Firefox and Mozilla accounts notices' (docs/results.md, "Still wrong").
+    policy = tmp_path / "browser.md"
+    policy.write_text(
+        "# Browser privacy notice\n\n## AI features\n\n"
+        "Some features are powered by small language models downloaded to your device. These operate locally — "
+        "pages, images and tab addresses stay on your device and are not sent to our servers or used for training "
+        "purposes without your explicit consent.\n\n## Location\n\n"
+        "If you choose to allow it, your precise location may also be processed for location-related functionality "
+        "for map websites; this data is only accessed from your device by the websites you enable it for — it is "
+        "not sent to our servers.\n\n## Accounts\n\n"
+        "As part of understanding usage of accounts and measuring our marketing, we may create aggregated or "
+        "anonymized data.\n")
+    assistant.ingest(policy, name="browser", force=True)
+    training = assistant.ask("Do they use my data to train AI?", policy="browser")
+    assert training.verdict == "conditional" and "training purposes" in training.evidence[0].text, training.headline
+    assert training.headline.startswith("Only with your consent — browser says it uses your data to train AI")
+    location = assistant.ask("Do they collect my location?", policy="browser")
+    assert location.verdict == "conditional" and "precise location" in location.evidence[0].text, location.headline
+    advertisers = assistant.ask("Do they share my information with advertisers?", policy="browser")
+    assert advertisers.verdict == "not_stated", advertisers.headline
+    assert not BY_NAME["sharing_advertisers"].addressed_by("We measure our marketing and the reach of marketing our "
+                                                           "services.")
+    assert not BY_NAME["sharing_advertisers"].addressed_by("We may contact you to send you marketing-related "
+                                                           "communications.")
+    assert BY_NAME["sharing_advertisers"].addressed_by("We share your email address with marketing partners.")
+
+
+def test_a_plain_denial_stays_no_and_a_denied_clause_beside_an_unrelated_one_too():
+    from assistant.answering.verdict import stance
+    from assistant.foundation.types import Sentence
+
+    def said(text: str, facet: str) -> str:
+        return stance(Sentence(1, text, 0, len(text), ""), BY_NAME[facet])
+
+    assert said("We do not sell your personal information.", "sale") == "no"
+    assert said("We do not collect your precise location; we may infer your country from your IP address.",
+                "collection_location") == "no"
+    assert said("We will not share your information with advertisers unless you opt in.",
+                "sharing_advertisers") == "conditional"
+    assert said("We share your data with advertisers.", "sharing_advertisers") == "yes"
+
+
+def _decided(question: str, texts: list[str], relevance: list[float]):
+    """The ranking and verdict stages on real sentences, with the retriever's relevance logits given."""
+    import numpy as np
+
+    from assistant.answering.ranking import rank_evidence
+    from assistant.answering.selection import SelectionParameters, select
+    from assistant.answering.verdict import decide
+    from assistant.foundation.types import PolicyVersion, Sentence
+    from assistant.understanding.question import UnderstoodQuestion
+
+    sentences = [Sentence(i + 1, t, 0, len(t), "") for i, t in enumerate(texts)]
+    version = PolicyVersion(1, "acme", 1, "acme.md", "", "", 1, len(sentences), "")
+    understood = UnderstoodQuestion(question, None, 0.0, question_type="yes_no", facet=facet_of(question).name)
+    parameters = SelectionParameters.load()
+    ranking = rank_evidence(understood, version, sentences, np.array(relevance), parameters)
+    selection = select([r.selection_logit for r in ranking.ranked], [r.relevance for r in ranking.ranked],
+                       parameters, 3)
+    return ranking, decide(ranking, selection)
+
+
+def test_a_sentence_with_the_facets_words_is_a_candidate_beyond_the_retrievers_best():
+    filler = [f"Feature {i} runs artificial intelligence models on your device." for i in range(60)]
+    consent = "Your pages are not used for training purposes without your explicit consent."
+    ranking, verdict = _decided("Do they use my data to train AI?", filler + [consent], [2.0] * 60 + [-3.0])
+    assert len(ranking.ranked) == 51 and ranking.ranked[-1].sentence.text == consent  # after the retriever's 50
+    assert verdict.verdict == "conditional" and ranking.ranked[verdict.support].sentence.text == consent
+
+
+@pytest.mark.parametrize(("question", "aside", "statement"), [
+    ("Do they use cookies?", 'A "cookie" is a small text file placed on your computer by a web site.',
+     "We use cookies to remember your preferences and to understand how the site is used."),
+    ("Do they share my data with other companies?",
+     "If we are involved in a merger or acquisition, your information may be transferred to the successor.",
+     "We share your information with service providers who help us run the site."),
+    ("Do they transfer my data to other countries?", "TRANSFER OF YOUR INFORMATION TO OTHER COUNTRIES",
+     "Your information may be transferred to and processed in the United States and other countries."),
+    ("Can I contact them about privacy?", "Contact the webmaster of those external sites about their content.",
+     "If you have questions about this privacy policy, please contact us at privacy@example.com."),
+])
+def test_the_first_quote_states_the_practice_not_a_definition_heading_or_aside(question, aside, statement):
+    ranking, verdict = _decided(question, [aside, statement], [3.0, 2.0])
+    assert ranking.ranked[0].sentence.text == aside  # the retriever prefers the aside
+    assert ranking.ranked[verdict.support].sentence.text == statement, verdict.headline

@@ -17,11 +17,29 @@ from assistant.answering.label import denied
 from assistant.answering.ranking import EvidenceRanking
 from assistant.answering.reasons import POLICY_SILENT, explain_reason
 from assistant.answering.selection import Selection
+from assistant.foundation.types import Sentence
 from assistant.understanding.facets import BY_NAME, YES_NO, Facet
+from assistant.understanding.stance import denies
 
-SUPPORT_DEPTH = 50  # how many of the best candidates may support the verdict
 DENIAL_DEPTH = 3  # a denial among this many of the facet's best sentences is preferred
+PREFER_DEPTH = 5  # a sentence that states the practice is preferred among this many of the facet's best
+MIN_STATEMENT_WORDS = 5
+_CLOSED = re.compile(r"[.!?;:][\"'”’)\]]*\s*$")  # a sentence or list item ends with punctuation
+# "A cookie is a small text file …", "Cookies are small pieces of information …": what a thing is, not a practice.
+_DEFINITION = re.compile(r"^\W*(?:an?\s+|the\s+)?(?:[\"“‘']?[\w-]+[\"”’']?\s+){1,3}(?:is|are)\s+(?:an?\s+|small\s+|"
+                         r"tiny\s+|)(?:small|tiny|text|pieces?|piece|files?|data files?|electronic|unique|alphanumeric|"
+                         r"strings?)\b", re.IGNORECASE)
 YES, NO, CONDITIONAL, NOT_STATED = "yes", "no", "conditional", "not_stated"
+# "… without your (explicit) consent", "unless you opt in": a denial that holds only until you agree.
+_WITHOUT_CONSENT = re.compile(
+    r"\bwithout (?:first )?(?:obtaining |getting |receiving |asking for )?(?:your|the user'?s|their) (?:\w+ ){0,2}"
+    r"(?:consent|permission|authori[sz]ation|agreement|opt-in)\b|\bunless you (?:\w+ ){0,2}(?:consent|opt[- ]in|"
+    r"agree|authori[sz]e|allow|choose)\b", re.IGNORECASE)
+# "if you choose to allow it", "with your permission": a practice that depends on your choice.
+_YOUR_CHOICE = re.compile(
+    r"\bif you (?:choose to |decide to |elect to )?(?:allow|enable|consent|agree|opt[- ]in|turn on|permit)\b|"
+    r"\bwith your (?:\w+ )?(?:consent|permission)\b|\bonly (?:if|when) you\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"\s*(?:;|\s[—–]\s)\s*")  # clauses a sentence joins with a semicolon or a dash
 # A period of time, or a rule for one: what a "how long" answer quotes.
 _PERIOD = re.compile(
     r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty|ninety)\s+(?:\(\d+\)\s+)?"
@@ -59,27 +77,73 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
                        support)
     # A stated period is a "yes" to retention even when worded as a limit ("we do not retain … for more than 25 months").
     states_period = facet == "retention" and _PERIOD.search(sentence.text)
-    verdict = NO if denied(sentence.facts, sentence.text) and not states_period else YES
-    return Verdict(verdict, _headline(verdict, policy, BY_NAME.get(facet), cited), support)
+    verdict = YES if states_period else stance(sentence, BY_NAME.get(facet))
+    return Verdict(verdict, _headline(verdict, policy, BY_NAME.get(facet), cited, sentence.text), support)
+
+
+def stance(sentence: Sentence, facet: Facet | None) -> str:
+    """yes, no or conditional: what the supporting sentence says of the practice.
+
+    - A denial qualified by the user's consent ("are not … used for training purposes without your
+      explicit consent") is conditional: only with your consent.
+    - A sentence that denies one thing and states the practice in another clause ("your precise
+      location may also be processed …; it is not sent to Mozilla's servers") is not a denial: yes,
+      or conditional when that clause depends on your choice ("if you choose to allow it").
+    """
+    text = sentence.text
+    if not denied(sentence.facts, text):
+        return YES
+    if _WITHOUT_CONSENT.search(text):
+        return CONDITIONAL
+    stated = [clause for clause in _CLAUSE_BREAK.split(text)
+              if not denies(clause) and (facet is None or facet.addressed_by(clause))]
+    if stated and len(stated) < len(_CLAUSE_BREAK.split(text)):
+        return CONDITIONAL if any(_YOUR_CHOICE.search(clause) for clause in stated) else YES
+    return NO
 
 
 def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
-    """The best candidate that speaks of the facet (the best candidate when the facet is unknown). For
-    facets that policies deny in one sentence ("we do not sell …", `denials_first`), an explicit
-    denial among the first `DENIAL_DEPTH` that speak of it is preferred: the best-ranked one is
-    often a related aside ("if you believe your child has given us information …")."""
+    """The best candidate that speaks of the facet (the best candidate when the facet is unknown).
+
+    Among the first `PREFER_DEPTH` that speak of it, a sentence that states the practice is preferred
+    over a heading, a definition ("A cookie is a small text file …") or one of the facet's asides (a
+    merger under "sharing"); among those, for facets that policies deny in one sentence ("we do not
+    sell …", `denials_first`), an explicit denial among the first `DENIAL_DEPTH` is preferred (the
+    best-ranked one is often a related aside: "if you believe your child has given us information …"),
+    then one with the facet's preferred words ("you can request …", "questions about this policy")."""
     if facet is None:
         return 0 if ranking.ranked else None
-    matching = [i for i, r in enumerate(ranking.ranked[:SUPPORT_DEPTH]) if facet.addressed_by(r.sentence.text)]
+    matching = [i for i, r in enumerate(ranking.ranked) if facet.addressed_by(r.sentence.text)]
+    if not matching:
+        return None
+    window = matching[:PREFER_DEPTH]
+    stated = [i for i in window if states_practice(ranking.ranked[i].sentence.text, facet)] or window
     denial = None if not facet.denials_first else next(
-        (i for i in matching[:DENIAL_DEPTH] if denied(ranking.ranked[i].sentence.facts, ranking.ranked[i].sentence.text)),
+        (i for i in stated[:DENIAL_DEPTH] if denied(ranking.ranked[i].sentence.facts, ranking.ranked[i].sentence.text)),
         None)
     preferred = None if facet.preferred is None else next(
-        (i for i in matching[:DENIAL_DEPTH] if facet.preferred.search(ranking.ranked[i].sentence.text)), None)
-    return next((i for i in (denial, preferred) if i is not None), matching[0] if matching else None)
+        (i for i in stated[:DENIAL_DEPTH] if facet.preferred.search(ranking.ranked[i].sentence.text)), None)
+    return next((i for i in (denial, preferred) if i is not None), stated[0])
 
 
-def _headline(verdict: str, policy: str, facet: Facet | None, cited: str) -> str:
+def states_practice(text: str, facet: Facet) -> bool:
+    """Whether a sentence can state a practice: not a heading or list fragment (no closing punctuation,
+    fewer than `MIN_STATEMENT_WORDS` words, or in capitals), not a definition, not one of the facet's asides."""
+    letters = [c for c in text if c.isalpha()]
+    heading = (len(text.split()) < MIN_STATEMENT_WORDS or not _CLOSED.search(text)
+               or sum(c.isupper() for c in letters) > 0.6 * len(letters))
+    return not (heading or _DEFINITION.match(text) or (facet.aside is not None and facet.aside.search(text)))
+
+
+def _headline(verdict: str, policy: str, facet: Facet | None, cited: str, quote: str = "") -> str:
+    if verdict == CONDITIONAL:
+        consent = _WITHOUT_CONSENT.search(quote) or _YOUR_CHOICE.search(quote)
+        condition = "only with your consent" if consent else "only under the conditions quoted below"
+        opening = "Only with your consent" if consent else "Only in some cases"
+        if facet is None:
+            return f"{opening} — the {policy} policy says so {condition} {cited}."
+        subject = "" if facet.about_you else "it "
+        return f"{opening} — {policy} says {subject}{facet.does} {condition} {cited}."
     if facet is None:
         said = "so" if verdict == YES else "not"
         return f"{verdict.capitalize()} — the {policy} policy says {said} {cited}."

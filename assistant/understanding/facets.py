@@ -34,6 +34,12 @@ class Facet:
     # For "can I …" facets: a sentence addressed to the user ("you can …", "request …") is preferred
     # over one about the company's own practice ("we delete your data once the period expires").
     preferred: re.Pattern | None = None
+    # A sentence matching this speaks of the facet only in passing (a merger under "sharing", a disclaimer
+    # under "security"): it supports the answer only when no other of the facet's best sentences does.
+    aside: re.Pattern | None = None
+    # Search every sentence for the facet's words, not only the retriever's best: the retriever was trained on
+    # 2015–16 policies (PolicyQA), which never speak of this topic, and ranks its statements below their neighbours.
+    beyond_retriever: bool = False
 
     def addressed_by(self, sentence: str) -> bool:
         """Whether a policy sentence speaks of this facet."""
@@ -50,6 +56,7 @@ FACETS = (
     Facet("ai_training", _words(r"\b(?:AI|artificial intelligence|machine[- ]learning|train(?:ing)? (?:\w+ )?models?)\b"),
           _words(r"\b(?:train|trains|trained|training)\b|\bmachine[- ]learning\b"),
           "uses your data to train AI models", "does not use your data to train AI models", denials_first=True,
+          beyond_retriever=True,
           not_about=_words(r"\b(?:employees|staff|personnel|workforce|contractors)\b")),
     Facet("sale", _words(r"\b(?:sell|sells|sold|selling|sale)\b"),
           _words(r"\b(?:sell|sells|sold|selling|rent|rents|rented|renting|trade|trades|traded|trading)\b"),
@@ -59,7 +66,10 @@ FACETS = (
                            r"goods|tickets|subscriptions?|business units?|subsidiaries|stores|business transfers?|assets|company)\b")),
     Facet("sharing_advertisers", _words(r"\badvertis\w*.*\b(?:share|give|pass|disclos\w*)|\b(?:share|give|pass|"
                                         r"disclos\w*)\b.*\badvertis"),
-          _words(r"\b(?:advertis\w*|marketing|marketers?|promotional)\b"),
+          # "marketing" of others, not the company's own ("measuring our marketing", "marketing our services",
+          # "to send you marketing-related communications")
+          _words(r"\b(?:advertis\w*|marketers?|promotional)\b|(?<!\bour )(?<!\bown )\bmarketing\b(?! (?:of )?our\b)"
+                 r"(?![- ](?:related )?(?:communications?|e-?mails?|messages?|materials?|campaigns?)\b)"),
           "shares your information with advertisers", "does not share your information with advertisers",
           denials_first=True),
     Facet("opt_out_ads", _words(r"\bopt(?:[- ]?out)?\b.*\b(?:ads?|advertis\w*)|\b(?:targeted|personali[sz]ed|"
@@ -106,10 +116,14 @@ FACETS = (
     Facet("contact_dpo", _words(r"\b(?:contact|data protection officer|DPO|privacy officer|reach|email|write)\b"),
           _words(r"\b(?:contact us|data protection officer|DPO|privacy officer|e-?mail us|write to us|questions|"
                  r"concerns|contact)\b"),
-          "can be contacted about privacy questions", "cannot be contacted about privacy questions"),
+          "can be contacted about privacy questions", "cannot be contacted about privacy questions",
+          preferred=_words(r"\b(?:questions?|concerns?|comments?)\b.*\b(?:privacy|policy|statement|notice)\b|"
+                           r"\b(?:privacy|policy|statement|notice)\b.*\b(?:questions?|concerns?)\b|"
+                           r"\bdata protection officer\b|\bDPO\b|\bprivacy officer\b")),
     Facet("security", _words(r"\b(?:secure|security|protect\w*|encrypt\w*|safe|hack\w*|breach\w*)\b"),
           _words(r"\b(?:secur\w*|encrypt\w*|SSL|TLS|safeguard\w*|protect\w*|firewalls?)\b"),
-          "protects your data with security measures", "does not protect your data with security measures"),
+          "protects your data with security measures", "does not protect your data with security measures",
+          aside=_words(r"\bguarantee\b|\b(?:100|completely|perfectly) secure\b")),
     Facet("children", _words(r"\b(?:child|children|kids?|minors?|under 1[0-9]|teen\w*|COPPA)\b"),
           _words(r"\b(?:child\w*|minors?|under (?:the age of )?1[0-9]|kids|COPPA|parental)\b"),
           "collects information from children", "does not knowingly collect information from children",
@@ -122,13 +136,17 @@ FACETS = (
     Facet("policy_changes", _words(r"\b(?:policy|notice)\b.*\b(?:change|changes|update\w*|modif\w*)|\b(?:change|"
                                    r"changes|update\w*|modif\w*)\b.*\b(?:policy|notice)\b"),
           _words(r"\b(?:chang\w*|updat\w*|modif\w*|revis\w*|amend\w*)\b"),
-          "tells you when the policy changes", "does not tell you when the policy changes"),
+          "tells you when the policy changes", "does not tell you when the policy changes",
+          preferred=_words(r"\b(?:notif\w*|notice|inform\w*|let you know|alert|aware|e-?mail)\b"),
+          aside=_words(r"\bcontinu\w* (?:to )?use\b")),
     Facet("sharing_third_parties", _words(r"\b(?:share|shares|shared|sharing|give|disclos\w*|pass|third[- ]part\w*|"
                                           r"other compan\w*|partners?)\b"),
           _words(r"\b(?:share|shares|shared|sharing|disclos\w*|provide|transfer|third[- ]part\w*|affiliates?|"
                  r"partners?|service providers?)\b"),
           "shares your personal information with other companies",
-          "does not share your personal information with other companies"),
+          "does not share your personal information with other companies",
+          aside=_words(r"\b(?:merger|acquisition|acquired|bankruptcy|reorgani[sz]ation|dissolution|liquidation|"
+                       r"successor|subpoenas?|court orders?|legal process|law enforcement|required by law)\b")),
 )
 BY_NAME = {facet.name: facet for facet in FACETS}
 # One plain yes/no question per facet, in the order of a privacy label: what the label's "at a glance"
