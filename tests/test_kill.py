@@ -19,14 +19,23 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def big_policy(tmp_path_factory) -> Path:
-    """A long policy (about 2,000 sentences): the three examples repeated under numbered parts."""
-    parts = []
-    for copy in range(6):
-        for example in sorted(EXAMPLES.glob("*.html")):
-            body = example.read_text(encoding="utf-8")
-            parts.append(f"<h1>Part {copy + 1}: {example.stem}</h1>\n{body}")
-    path = tmp_path_factory.mktemp("big") / "big.html"
-    path.write_text("\n".join(parts), encoding="utf-8")
+    """A long policy of distinct real text (about 4,000 sentences, half a minute of ingest or more): the bundled
+    examples, then OPP-115's policies, each section under its own heading. Repeating one text would not
+    do: ingest drops repeated sentences."""
+    from assistant.corpora import corpus_dir
+    from assistant.ingest.parsing import load_document
+
+    sources = sorted(EXAMPLES.glob("*.html")) + sorted((corpus_dir("opp115") / "sanitized_policies").glob("*.html"))
+    lines, words = [], 0
+    for source in sources:
+        for block in load_document(source, 10 * 1024 * 1024).blocks:
+            if not block.is_heading:
+                lines += [f"\n## {source.stem}: {' > '.join(block.section_path) or 'Introduction'}\n", block.text]
+                words += len(block.text.split())
+        if words >= 100_000:  # about 4,000 sentences: under the 10,000-sentence limit
+            break
+    path = tmp_path_factory.mktemp("big") / "big.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
 

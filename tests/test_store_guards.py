@@ -386,8 +386,9 @@ def test_two_identical_ingests_at_the_same_moment_make_one_version(tmp_path):
     policy.write_text("We collect your email address. We never sell your data. We keep logs for 30 days.\n")
     processes = [subprocess.Popen([ASSISTANT, "ingest", str(policy), "--name", "acme", "--force"], env=cli_env(home),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
-    outputs = sorted(p.communicate(timeout=300)[0] for p in processes)
-    assert [p.returncode for p in processes] == [0, 0]
+    results = [p.communicate(timeout=300) for p in processes]
+    assert [p.returncode for p in processes] == [0, 0], [err for _, err in results]
+    outputs = sorted(out for out, _ in results)
     assert outputs[0].startswith("Ingested acme version 1:") and "unchanged" in outputs[1], outputs
     store = Store(home)
     assert [(s.latest.name, s.versions) for s in store.list_policies()] == [("acme", 1)]
@@ -397,3 +398,30 @@ def test_two_identical_ingests_at_the_same_moment_make_one_version(tmp_path):
     changed = run(home, "ingest", str(policy), "--name", "ACME", "--force")
     assert changed.returncode == 0, changed.stderr
     assert changed.stdout.startswith("Ingested acme version 2 (names match without regard to case):")
+
+
+def _open_store(home: str, results) -> None:
+    try:
+        Store(Path(home)).close()
+        results.put("ok")
+    except Exception as error:  # reported to the test, which shows it
+        results.put(repr(error))
+
+
+def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path):
+    """Three processes open the same new store at the same moment, 40 times: none may lose the race on the
+    journal mode or on adding a column (both happened: "database is locked", "duplicate column name")."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    failures = []
+    for round_ in range(40):
+        results = context.Queue()
+        processes = [context.Process(target=_open_store, args=(str(tmp_path / f"home-{round_}"), results))
+                     for _ in range(3)]
+        for process in processes:
+            process.start()
+        for process in processes:
+            process.join(timeout=60)
+        failures += [outcome for outcome in (results.get(timeout=10) for _ in processes) if outcome != "ok"]
+    assert failures == []

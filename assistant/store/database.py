@@ -16,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import json
 import sqlite3
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -103,14 +104,31 @@ class Store:
         self.index_dir.mkdir(parents=True, exist_ok=True)
         self.database = home / DATABASE_FILE
         self.db = sqlite3.connect(self.database, timeout=busy_timeout, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        tracked = self._has_table("index_files")
-        self.db.executescript(SCHEMA)
-        self._migrate(tracked)
+        self._prepare(time.monotonic() + busy_timeout)
         self._lock_path = home / "write.lock"
         self.finish_interrupted_writes()
+
+    def _prepare(self, deadline: float) -> None:
+        """Journal mode, schema and migrations. Every step is idempotent, and processes opening a new store
+        at the same moment race on them (SQLite may answer "locked" to a journal-mode change without
+        waiting; two processes may both find a column missing and both add it), so a step that loses
+        such a race is retried until `deadline`."""
+        tracked = None  # whether the store had index_files before this process touched the schema
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=FULL")
+                self.db.execute("PRAGMA foreign_keys=ON")
+                if tracked is None:
+                    tracked = self._has_table("index_files")
+                self.db.executescript(SCHEMA)
+                self._migrate(tracked)
+                return
+            except sqlite3.OperationalError as error:
+                message = str(error)
+                if not ("locked" in message or "duplicate column" in message) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def _has_table(self, name: str) -> bool:
         return self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() \
