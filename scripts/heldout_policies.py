@@ -14,26 +14,22 @@ the repository; score them with
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
-from pinned_sources import read_pinned
+from pinned_sources import add_source_options, read_pinned, read_tsv
 
 FOLDER = Path(__file__).resolve().parent.parent / "data" / "heldout"
 
 
 def read_index(folder: Path = FOLDER) -> list[dict[str, str]]:
     """The pinned policies: file, organisation, repository, commit, path, last_changed."""
-    with (folder / "policies.tsv").open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
+    return read_tsv(folder / "policies.tsv")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--mirrors", type=Path, help="folder of git copies named OWNER+NAME/repo")
-    source.add_argument("--download", action="store_true", help="fetch each file from github.com")
+    add_source_options(parser)
     parser.add_argument("--folder", type=Path, default=FOLDER)
     args = parser.parse_args()
     rows = read_index(args.folder)

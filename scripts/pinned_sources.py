@@ -1,11 +1,27 @@
 """One file of a public repository at a pinned commit: from a local git copy or from github.com.
-Shared by the corpus scripts (screening_corpus.py, webpage_corpus.py)."""
+Shared by the corpus scripts (screening_corpus.py, webpage_corpus.py, heldout_policies.py), with their
+index reader and their `--mirrors | --download` options."""
 from __future__ import annotations
 
+import argparse
+import csv
 import subprocess
 import urllib.parse
 import urllib.request
 from pathlib import Path
+
+
+def read_tsv(path: Path) -> list[dict[str, str]]:
+    """A corpus index: one row per file, tab-separated, with a header line."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def add_source_options(parser: argparse.ArgumentParser) -> None:
+    """`--mirrors DIR` (local git copies) or `--download` (github.com): where the pinned files come from."""
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--mirrors", type=Path, help="folder of git copies named OWNER+NAME/repo")
+    source.add_argument("--download", action="store_true", help="fetch each file from github.com")
 
 
 def read_pinned(repository: str, commit: str, path: str, mirrors: Path | None = None) -> bytes:

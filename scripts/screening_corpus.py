@@ -10,24 +10,20 @@ data/screening/SOURCES.md). The pages written for the corpus (data/screening/wri
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
-from pinned_sources import read_pinned
+from pinned_sources import add_source_options, read_pinned, read_tsv
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "screening"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--mirrors", type=Path, help="folder of git copies named OWNER+NAME/repo")
-    source.add_argument("--download", action="store_true", help="fetch each file from github.com")
+    add_source_options(parser)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args()
-    with (args.corpus / "documents.tsv").open(encoding="utf-8", newline="") as handle:
-        rows = [row for row in csv.DictReader(handle, delimiter="\t") if row["repository"]]
+    rows = [row for row in read_tsv(args.corpus / "documents.tsv") if row["repository"]]
     for row in rows:
         target = args.corpus / row["file"]
         content = read_pinned(row["repository"], row["commit"], row["path"], args.mirrors)

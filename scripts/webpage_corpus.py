@@ -13,26 +13,22 @@ repository like the screening corpus; see data/webpages/SOURCES.md).
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
-from pinned_sources import read_pinned
+from pinned_sources import add_source_options, read_pinned, read_tsv
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "webpages"
 
 
 def read_index(corpus: Path = CORPUS) -> list[dict[str, str]]:
     """The corpus's rows: file, gold, organisation, captured, and where each file comes from."""
-    with (corpus / "pages.tsv").open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
+    return read_tsv(corpus / "pages.tsv")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--mirrors", type=Path, help="folder of git copies named OWNER+NAME/repo")
-    source.add_argument("--download", action="store_true", help="fetch each file from github.com")
+    add_source_options(parser)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args()
     rows = read_index(args.corpus)
