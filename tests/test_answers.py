@@ -228,3 +228,15 @@ def test_the_first_quote_states_the_practice_not_a_definition_heading_or_aside(q
     ranking, verdict = _decided(question, [aside, statement], [3.0, 2.0])
     assert ranking.ranked[0].sentence.text == aside  # the retriever prefers the aside
     assert ranking.ranked[verdict.support].sentence.text == statement, verdict.headline
+
+
+@pytest.mark.parametrize(("question", "facet"), [
+    ("Is my data kept secure?", "security"),  # read as retention before ("kept"), on the Firefox notice too
+    ("Do they keep my data safe?", "security"),
+    ("Is my data stored securely?", "security"),
+    ("How long do they keep my data?", "retention"),
+    ("Do they keep a copy of my messages?", "retention"),
+    ("Where is my data stored?", "retention"),
+])
+def test_keeping_data_safe_is_security_and_keeping_it_is_retention(question, facet):
+    assert facet_of(question).name == facet

@@ -107,7 +107,9 @@ FACETS = (
           _words(r"\b(?:access|correct\w*|update|edit|review|change your|modify)\b"),
           "you can access or correct your personal information",
           "you cannot access or correct your personal information", about_you=True),
-    Facet("retention", _words(r"\b(?:how long|keep|kept|retain|retention|store|stored)\b"),
+    # "kept secure", "keep my data safe" ask about security, not retention
+    Facet("retention", _words(r"\b(?:how long|retain|retention|(?:keep|kept|store|stored)(?!(?:\s+\w+){0,3}\s+"
+                              r"(?:secure|securely|safe|safely|protected|private|confidential)\b))\b"),
           _words(r"\b(?:retain\w*|retention|as long as (?:necessary|needed|required|reasonably|your|you|is|we)|"
                  r"(?:for|up to|within|after) (?:a period of )?(?:\d+|one|two|three|six|twelve|thirty|ninety) "
                  r"(?:days?|months?|years?)|indefinitely|(?:keep|kept|store|stored) (?:it|them|this|such|your|"
@@ -120,7 +122,7 @@ FACETS = (
           preferred=_words(r"\b(?:questions?|concerns?|comments?)\b.*\b(?:privacy|policy|statement|notice)\b|"
                            r"\b(?:privacy|policy|statement|notice)\b.*\b(?:questions?|concerns?)\b|"
                            r"\bdata protection officer\b|\bDPO\b|\bprivacy officer\b")),
-    Facet("security", _words(r"\b(?:secure|security|protect\w*|encrypt\w*|safe|hack\w*|breach\w*)\b"),
+    Facet("security", _words(r"\b(?:secure|securely|security|protect\w*|encrypt\w*|safe|hack\w*|breach\w*)\b"),
           _words(r"\b(?:secur\w*|encrypt\w*|SSL|TLS|safeguard\w*|protect\w*|firewalls?)\b"),
           "protects your data with security measures", "does not protect your data with security measures",
           aside=_words(r"\bguarantee\b|\b(?:100|completely|perfectly) secure\b")),
