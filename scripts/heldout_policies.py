@@ -1,15 +1,16 @@
-"""Rebuild the held-out answers set's policies (data/heldout/policies/): current privacy policies that
-their owners publish in public git repositories, each pinned to a repository, commit and path in
-data/heldout/policies.tsv.
+"""Rebuild a held-out answers set's policies (data/SET/policies/): current privacy policies published in
+public git repositories (by their owners, or archived by Open Terms Archive), each pinned to a
+repository, commit and path in data/SET/policies.tsv.
 
-    python scripts/heldout_policies.py --mirrors DIR   # from local git copies: DIR/OWNER+NAME/repo
-    python scripts/heldout_policies.py --download      # from github.com, at the pinned commits
+    python scripts/heldout_policies.py --mirrors DIR                 # first set, from git copies DIR/OWNER+NAME/repo
+    python scripts/heldout_policies.py --set heldout2 --download     # second set, from github.com
 
-The files are the owners' texts, written byte for byte; the folder is ignored by git (the documents are
-not ours to redistribute). Only the questions (assistant/evaluation/data/answers_heldout.jsonl) are in
+The files are the published texts, written byte for byte; the folder is ignored by git (the documents
+are not ours to redistribute). Only the questions (assistant/evaluation/data/answers_SET.jsonl) are in
 the repository; score them with
 
     assistant eval answers --data assistant/evaluation/data/answers_heldout.jsonl --policies data/heldout/policies
+    assistant eval answers --data assistant/evaluation/data/answers_heldout2.jsonl --policies data/heldout2/policies
 """
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from pathlib import Path
 
 from pinned_sources import add_source_options, read_pinned, read_tsv
 
-FOLDER = Path(__file__).resolve().parent.parent / "data" / "heldout"
+DATA = Path(__file__).resolve().parent.parent / "data"
+SETS = ("heldout", "heldout2")
+FOLDER = DATA / "heldout"
 
 
 def read_index(folder: Path = FOLDER) -> list[dict[str, str]]:
@@ -30,8 +33,10 @@ def read_index(folder: Path = FOLDER) -> list[dict[str, str]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_source_options(parser)
-    parser.add_argument("--folder", type=Path, default=FOLDER)
+    parser.add_argument("--set", choices=SETS, default="heldout", help="which held-out set (default: heldout)")
+    parser.add_argument("--folder", type=Path, help="the set's folder (default: data/SET)")
     args = parser.parse_args()
+    args.folder = args.folder or DATA / args.set
     rows = read_index(args.folder)
     for row in rows:
         destination = args.folder / "policies" / row["file"]
