@@ -15,7 +15,10 @@ the repository; score them with
 from __future__ import annotations
 
 import argparse
+import hashlib
+import subprocess
 import sys
+import urllib.error
 from pathlib import Path
 
 from pinned_sources import add_source_options, read_pinned, read_tsv
@@ -26,8 +29,24 @@ FOLDER = DATA / "heldout"
 
 
 def read_index(folder: Path = FOLDER) -> list[dict[str, str]]:
-    """The pinned policies: file, organisation, repository, commit, path, last_changed."""
+    """The pinned policies: file, organisation, repository, commit, path, last_changed (and, in the second
+    set, sha256: the file's digest, checked after each rebuild)."""
     return read_tsv(folder / "policies.tsv")
+
+
+def fetch(row: dict[str, str], mirrors: Path | None) -> bytes:
+    """One pinned policy's bytes; a one-line error when it cannot be read or is not the pinned text."""
+    source = f"{row['repository']}@{row['commit'][:10]}:{row['path']}"
+    try:
+        data = read_pinned(row["repository"], row["commit"], row["path"], mirrors)
+    except subprocess.CalledProcessError as error:
+        raise SystemExit(f"{source}: not readable from {mirrors} ({error.stderr.decode(errors='replace').strip()})")
+    except (urllib.error.URLError, OSError) as error:
+        raise SystemExit(f"{source}: not downloadable ({error})")
+    expected = row.get("sha256")
+    if expected and hashlib.sha256(data).hexdigest() != expected:
+        raise SystemExit(f"{source}: sha256 differs from the pinned one; the file was not written")
+    return data
 
 
 def main() -> int:
@@ -41,7 +60,7 @@ def main() -> int:
     for row in rows:
         destination = args.folder / "policies" / row["file"]
         destination.parent.mkdir(parents=True, exist_ok=True)
-        destination.write_bytes(read_pinned(row["repository"], row["commit"], row["path"], args.mirrors))
+        destination.write_bytes(fetch(row, args.mirrors))
     print(f"{len(rows)} policies written under {args.folder / 'policies'}", file=sys.stderr)
     return 0
 
