@@ -88,13 +88,16 @@ def test_an_unknown_backend_is_one_clear_error(monkeypatch):
 
 PROBE = """
 import sys
-from assistant.frontends.cli import main
+from assistant.frontends.launch import main
+from assistant.models import runtime
 sys.argv = ["assistant", "ask", "Do they sell my data?", "--policy", "amazon", "--json"]
 try:
     main()
 except SystemExit as exit:
     assert not exit.code, exit.code
 heavy = sorted(m for m in ("torch", "transformers", "sentence_transformers") if m in sys.modules)
+preload = runtime._Preload.started
+print("PRELOADED:", sorted(preload.ready) if preload else None, "LEFT:", sorted(preload.results) if preload else None)
 print("HEAVY:", ",".join(heavy) or "none")
 """
 
@@ -106,6 +109,8 @@ def test_a_fresh_process_answers_without_importing_torch_or_transformers(amazon_
     assert done.returncode == 0, done.stderr
     assert '"evidence"' in done.stdout and '"policy": "amazon"' in done.stdout
     assert done.stdout.strip().endswith("HEAVY: none")
+    # the launcher built the question's three sessions on its thread, and the engine took each of them
+    assert "PRELOADED: ['embedder', 'reader', 'retriever'] LEFT: []" in done.stdout
 
 
 def test_export_command_lists_every_model(tmp_path):

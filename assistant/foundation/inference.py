@@ -78,12 +78,17 @@ def _options(optimise: bool):
     return options
 
 
-def save_optimized(source: Path, target: Path) -> None:
-    """Optimise the graph in `source` once and save the result to `target` (what `OnnxForward` loads)."""
+def save_optimized(source: Path, target: Path, weights_name: str) -> None:
+    """Optimise the graph in `source` once and save the result to `target` (what `OnnxForward` loads), its
+    weights in the file `weights_name` beside it: a session maps that file instead of parsing 90 MB of
+    protocol buffers, which starts it about three times faster. `weights_name` must be unique to this
+    export (the graph names it; a concurrent export of the same model writes its own)."""
     import onnxruntime  # only when exporting
 
     options = _options(optimise=True)
     options.optimized_model_filepath = str(target)
+    options.add_session_config_entry("session.optimized_model_external_initializers_file_name", weights_name)
+    options.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
     onnxruntime.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
 
 

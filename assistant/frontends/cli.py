@@ -22,8 +22,6 @@ import typer
 from rich.text import Text
 
 from assistant.answering.label import PrivacyLabel
-from assistant.corpora import corpus_dir
-from assistant.corpora.privacyqa import LB_DEV_FILE
 from assistant.foundation.errors import AssistantError, environment_message
 from assistant.foundation.settings import Settings
 from assistant.foundation.text import escape_json_controls
@@ -370,6 +368,8 @@ def eval_privacyqa(
     ] = None,
 ) -> None:
     """Sentence-level precision / recall / F1 on PrivacyQA, with answerability and baselines."""
+    from assistant.corpora import corpus_dir  # lazy: see the module docstring
+    from assistant.corpora.privacyqa import LB_DEV_FILE  # lazy: see the module docstring
     from assistant.evaluation.privacyqa import run_privacyqa  # lazy: see the module docstring
 
     data = data or corpus_dir("privacyqa") / LB_DEV_FILE

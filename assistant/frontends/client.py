@@ -2,11 +2,11 @@
 
 `ASSISTANT_SERVER` says where (default http://127.0.0.1:8765; `off` never asks). A server that is not
 running costs one refused connection (at most `CONNECT_TIMEOUT`), and the command then works in process.
-Standard library only (http.client): trying the server must cost milliseconds and import nothing heavy.
+Standard library only (http.client, imported on the first request): trying the server must cost
+milliseconds and import nothing heavy.
 """
 from __future__ import annotations
 
-import http.client
 import json
 import os
 from dataclasses import dataclass
@@ -34,6 +34,8 @@ class Server:
     def request(self, method: str, path: str, body: dict[str, Any] | None = None,
                 timeout: float = REPLY_TIMEOUT) -> tuple[int, Any]:
         """(status, decoded JSON body) of one request; `ServerUnavailable` when there is no usable reply."""
+        import http.client  # ~10 ms (email parsing): only when a server may be there, not with ASSISTANT_SERVER=off
+
         connection = http.client.HTTPConnection(self.host, self.port, timeout=CONNECT_TIMEOUT)
         try:
             connection.connect()

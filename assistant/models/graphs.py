@@ -117,7 +117,8 @@ def export(name: str, directory: Path | None, folder: Path, precision: str = "fp
     optimized = optimized_path(source)
     if not optimized.exists():
         with _temporary(optimized) as partial:
-            save_optimized(source, partial)
+            # the weights first, under a name of this export's own; the graph that names them appears last
+            save_optimized(source, partial, f"{optimized.stem}.{partial.name.split('.')[-2]}.weights")
     return optimized
 
 

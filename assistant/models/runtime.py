@@ -11,6 +11,7 @@ import hashlib
 import json
 import logging
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from assistant.foundation.releases import WEIGHTS_DIR, release_files
 
 log = logging.getLogger(__name__)
 
-GRAPH_VERSION = "2"  # bump when a graph's inputs, outputs or export settings change
+GRAPH_VERSION = "3"  # bump when a graph's inputs, outputs or export settings change
 
 
 @dataclass(frozen=True)
@@ -129,12 +130,65 @@ def export_all(force: bool = False) -> list[tuple[str, Path, bool]]:
 
 
 def load_forward(name: str, directory: Path | None = None) -> Forward:
-    """The forward pass of model `name` on the configured backend."""
+    """The forward pass of model `name` on the configured backend (a session `preload` started, if any)."""
     directory = directory if directory is not None else GRAPHS[name].release
     if backend() == "torch":
         from assistant.models.graphs import torch_forward  # torch: only on the torch backend
 
         return torch_forward(name, directory)
+    preloaded = _Preload.take(name, directory)
+    if preloaded is not None:
+        return preloaded
     path = ensure_graph(name, directory)
     log.info("Loading model %s (ONNX Runtime, %s)", name, path.name)
     return OnnxForward(path)
+
+
+def preload(names: tuple[str, ...]) -> None:
+    """Start creating the sessions of the shipped models `names` on a background thread, so that a command
+    that will need them overlaps their loading with its own imports (ONNX Runtime builds a session without
+    the GIL). `load_forward` then waits for that session instead of creating another. Nothing happens on the
+    torch backend."""
+    if backend() != "torch" and _Preload.started is None:
+        _Preload.started = _Preload(names)
+
+
+def wait_for_preload() -> None:
+    """Let a started preload finish (before the process exits: a session half-built on a daemon thread must
+    not meet the interpreter's shutdown)."""
+    if _Preload.started is not None:
+        _Preload.started.thread.join()
+
+
+class _Preload:
+    """Sessions of default releases built on one background thread, each handed out once."""
+
+    started: _Preload | None = None
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.ready = {name: threading.Event() for name in names}
+        self.results: dict[str, OnnxForward | Exception] = {}
+        self.thread = threading.Thread(target=self._run, name="preload-models", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        for name, ready in tuple(self.ready.items()):
+            try:
+                path = ensure_graph(name)
+                log.info("Loading model %s (ONNX Runtime, %s)", name, path.name)
+                self.results[name] = OnnxForward(path)
+            except Exception as error:  # noqa: BLE001 - raised again on the thread that asks for the model
+                self.results[name] = error
+            ready.set()
+
+    @classmethod
+    def take(cls, name: str, directory: Path | None) -> OnnxForward | None:
+        """The preloaded session of `name`'s default release (None if not preloaded), waiting for it."""
+        started = cls.started
+        if started is None or name not in started.ready or directory != GRAPHS[name].release:
+            return None
+        started.ready[name].wait()
+        result = started.results.pop(name, None)  # None: handed out already
+        if isinstance(result, BaseException):
+            raise result
+        return result

@@ -1,0 +1,50 @@
+"""The `assistant` command's entry point (`python -m assistant` too): starts loading the question's models
+before the command line is even parsed, when the command will answer a question in this process.
+
+`assistant ask` from a fresh process spends its time importing Python modules and building three ONNX
+Runtime sessions; ONNX Runtime builds a session without holding the GIL, so building them on a background
+thread while the interpreter imports the command line and the engine overlaps the two. Nothing is
+preloaded when a running `assistant serve` will answer instead (a refused connection costs a fraction of a
+millisecond), for `--help`, or for any other command.
+"""
+from __future__ import annotations
+
+import socket
+import sys
+
+QUESTION_MODELS = ("embedder", "retriever", "reader")  # what `ask` loads: question classifier, search, span
+
+
+def main() -> None:
+    if _answers_in_process(sys.argv[1:]):
+        from assistant.models.runtime import preload
+
+        preload(QUESTION_MODELS)
+    try:
+        from assistant.frontends.cli import main as run_command_line
+
+        run_command_line()
+    finally:
+        from assistant.models.runtime import wait_for_preload
+
+        wait_for_preload()
+
+
+def _answers_in_process(arguments: list[str]) -> bool:
+    """Whether these arguments ask a question that this process will answer itself."""
+    if not arguments or arguments[0] != "ask" or {"--help", "-h"} & set(arguments):
+        return False
+    from assistant.foundation.errors import AssistantError
+    from assistant.frontends.client import CONNECT_TIMEOUT, configured_server
+
+    try:
+        server = configured_server()
+    except AssistantError:  # the command reports the bad setting itself
+        return False
+    if server is None:
+        return True
+    try:
+        with socket.create_connection((server.host, server.port), timeout=CONNECT_TIMEOUT):
+            return False  # something listens there: the command asks it first
+    except OSError:
+        return True
