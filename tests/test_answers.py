@@ -310,3 +310,14 @@ def test_a_sentence_ending_in_an_email_address_states_something_and_erased_asks_
     assert BY_NAME["opt_out_ads"].addressed_by(
         "To know your choices about interest-based ads from participating companies, visit networkadvertising.org.")
     assert not BY_NAME["ai_training"].addressed_by("We provide employee training on handling personal data securely.")
+
+
+def test_an_item_of_a_list_of_rights_is_the_answer_not_a_purpose_that_mentions_the_right():
+    # in the likeness of the Firefox notice: "You have the right to: … Have personal data … deleted"
+    right = "Have personal data we hold about you deleted (in certain circumstances)"
+    expiry = "Once the retention period expires we securely delete your data, unless otherwise required by law."
+    purpose = "Responding to requests to exercise privacy rights, such as your right to access or delete your personal data."
+    ranking, verdict = _decided("Can I delete my data?", [right, expiry, purpose], [0.4, 0.1, -0.4])
+    assert ranking.ranked[verdict.support].sentence.text == right and verdict.verdict == "yes", verdict.headline
+    from assistant.answering.verdict import states_practice
+    assert not states_practice("Your rights and choices", BY_NAME["deletion"])  # a heading stays a heading

@@ -135,9 +135,12 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
 
 def states_practice(text: str, facet: Facet) -> bool:
     """Whether a sentence can state a practice: not a heading or list fragment (no closing punctuation,
-    fewer than `MIN_STATEMENT_WORDS` words, or in capitals), not a definition, not one of the facet's asides."""
+    fewer than `MIN_STATEMENT_WORDS` words, or in capitals), not a definition, not one of the facet's asides.
+    An item of a list of rights ("Have personal data we hold about you deleted (in certain circumstances)")
+    has no closing punctuation but states the right: one with the facet's preferred words is no fragment."""
     letters = [c for c in text if c.isalpha()]
-    heading = (len(text.split()) < MIN_STATEMENT_WORDS or not _CLOSED.search(text)
+    unclosed = not _CLOSED.search(text) and not (facet.preferred is not None and facet.preferred.search(text))
+    heading = (len(text.split()) < MIN_STATEMENT_WORDS or unclosed
                or sum(c.isupper() for c in letters) > 0.6 * len(letters))
     return not (heading or _DEFINITION.match(text) or (facet.aside is not None and facet.aside.search(text)))
 
