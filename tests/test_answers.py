@@ -276,6 +276,9 @@ def test_keeping_data_safe_is_security_and_keeping_it_is_retention(question, fac
     ("Can I access or correct my personal information?",
      "We reserve the right to access and use your information for purposes of public safety.",
      "You can update the information you provided to us in the Your Profile section."),
+    # deletion: your right, not a "deletion request" as a noun
+    ("Can I have my data erased?", "In such cases, a data deletion request may result in closing your account.",
+     "This is your right to request that your personal information be erased from our possession."),
     # contact: questions about this policy, not about other sites' practices
     ("Can I contact them about privacy?",
      "Contact the webmaster of those external sites if you have concerns about the privacy practices of such sites.",

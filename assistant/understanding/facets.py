@@ -55,7 +55,9 @@ def _words(pattern: str) -> re.Pattern:
 # sharing it is an aside to the question of selling or sharing yours.
 _NOT_PERSONAL = r"\baggregated?\b|\banonymi[sz]ed\b|\banonymous\b|\bde-?identified\b|\bnon-personally\b"
 # A sentence addressed to the user about what they can do ("you can …", "the right to …", "request …").
-_YOUR_RIGHT = r"\byou (?:can|may|could|have the right)\b|\brequest\w*|\bright to\b|\bask us\b|^\W*(?:have|request|ask)\b"
+_YOUR_RIGHT = (r"\byou (?:can|may|could|have the right)\b|"
+               r"\brequest(?:s|ing)? (?:that|to|the|a|an|your|deletion|access|correction|erasure)\b|\bright to\b|"
+               r"\bask us\b|^\W*(?:have|request|ask)\b")
 # Sharing verbs: the sentence says the data goes to someone, not only that someone is there.
 _HANDS_OVER = (r"\b(?:share[sd]?|sharing|disclos\w*|provide[sd]?(?! you\b)|transfer\w*|sell|sold|rent|give|release|"
                r"hand)\b")
