@@ -324,3 +324,8 @@ def test_an_item_of_a_list_of_rights_is_the_answer_not_a_purpose_that_mentions_t
     assert ranking.ranked[verdict.support].sentence.text == right and verdict.verdict == "yes", verdict.headline
     from assistant.answering.verdict import states_practice
     assert not states_practice("Your rights and choices", BY_NAME["deletion"])  # a heading stays a heading
+    # a title with the facet's preferred words is still a title
+    assert not states_practice("Information we share with advertisers (including Targeted Advertising)",
+                               BY_NAME["sharing_advertisers"])
+    assert states_practice("Where we believe it is required in order to respond to subpoenas, court orders, or other "
+                           "legal process, or to establish or exercise our legal rights", BY_NAME["law_enforcement"])

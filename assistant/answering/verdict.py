@@ -29,6 +29,7 @@ PREFERRED_MARGIN = 4.0
 MIN_STATEMENT_WORDS = 5
 # A sentence or list item ends with punctuation, or with an address to write to ("… contact details are: dpo@x.com").
 _CLOSED = re.compile(r"(?:[.!?;:][\"'”’)\]]*|\S+@\S+\.[a-z]{2,}|https?://\S+)\s*$", re.IGNORECASE)
+_TITLE_WORD = re.compile(r"\s[A-Z][a-z]")  # "… with advertisers (including Targeted Advertising)": a title's capitals
 # "A cookie is a small text file …", "Cookies are small pieces of information …": what a thing is, not a practice.
 _DEFINITION = re.compile(r"^\W*(?:an?\s+|the\s+)?(?:[\"“‘']?[\w-]+[\"”’']?\s+){1,3}(?:is|are)\s+(?:an?\s+|small\s+|"
                          r"tiny\s+|)(?:small|tiny|text|pieces?|piece|files?|data files?|electronic|unique|alphanumeric|"
@@ -137,9 +138,12 @@ def states_practice(text: str, facet: Facet) -> bool:
     """Whether a sentence can state a practice: not a heading or list fragment (no closing punctuation,
     fewer than `MIN_STATEMENT_WORDS` words, or in capitals), not a definition, not one of the facet's asides.
     An item of a list of rights ("Have personal data we hold about you deleted (in certain circumstances)")
-    has no closing punctuation but states the right: one with the facet's preferred words is no fragment."""
+    has no closing punctuation but states the right: one with the facet's preferred words and no capitalised
+    word after its first ("Information we share with advertisers (including Targeted Advertising)" is a title)
+    is no fragment."""
     letters = [c for c in text if c.isalpha()]
-    unclosed = not _CLOSED.search(text) and not (facet.preferred is not None and facet.preferred.search(text))
+    item = facet.preferred is not None and facet.preferred.search(text) and not _TITLE_WORD.search(text)
+    unclosed = not _CLOSED.search(text) and not item
     heading = (len(text.split()) < MIN_STATEMENT_WORDS or unclosed
                or sum(c.isupper() for c in letters) > 0.6 * len(letters))
     return not (heading or _DEFINITION.match(text) or (facet.aside is not None and facet.aside.search(text)))
