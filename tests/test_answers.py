@@ -240,3 +240,92 @@ def test_the_first_quote_states_the_practice_not_a_definition_heading_or_aside(q
 ])
 def test_keeping_data_safe_is_security_and_keeping_it_is_retention(question, facet):
     assert facet_of(question).name == facet
+
+
+@pytest.mark.parametrize(("question", "neighbour", "statement"), [
+    # the law: handing data over, not processing it to comply with a law (GitHub's "Legal Obligation" basis)
+    ("Will they hand my data to the police if asked?",
+     "Legal Obligation: We process data when it is necessary to comply with applicable laws.",
+     "We may disclose personal data to law enforcement or courts in response to lawful requests."),
+    # advertisers: data given to them, not their presence on the site
+    ("Do they share my information with advertisers?",
+     "Third-party advertisers work with us and use cookies and web beacons on the site.",
+     "We may share your email address with advertising partners to send you interest-based ads."),
+    # sharing your personal information, not aggregated data (the question is about yours)
+    ("Do they share my personal information with other companies?",
+     "We may share aggregated, anonymous data about our users with sponsors and partners.",
+     "We share your personal information with service providers who process payments for us."),
+    # what the recipients may not do is not the company's sharing
+    ("Do they share my personal information with other companies?",
+     "These third-party vendors will have access to your information, but they may not use it for any other purpose.",
+     "We use outside vendors, such as companies that process credit card transactions, to provide services."),
+    # security: the measures, not a pointer to another page or a disclaimer
+    ("Is my data kept secure?", "For more information about how we keep data secure, please review our security page.",
+     "All data is encrypted via TLS when it is transmitted from our servers to your browser."),
+    ("Do they protect my data with security measures?",
+     "No transmission of data over the internet can be guaranteed to be 100% secure.",
+     "We have implemented reasonable safeguards to prevent loss, misuse and unauthorised access."),
+    # retention: the period, not the heading of a list of them
+    ("Do they tell me how long my data is kept?", "We will retain your personal data as follows:",
+     "Transaction information will be retained for a minimum period of 5 years."),
+    # policy changes: "information" is not "inform"
+    ("Will they tell me when the privacy policy changes?",
+     "We revised the policy and clarified how we use the information we collect.",
+     "If there are material changes to this policy, we will notify you by email."),
+    # access: what you can do, not what the company reserves the right to do
+    ("Can I access or correct my personal information?",
+     "We reserve the right to access and use your information for purposes of public safety.",
+     "You can update the information you provided to us in the Your Profile section."),
+    # deletion: your right, not a "deletion request" as a noun
+    ("Can I have my data erased?", "In such cases, a data deletion request may result in closing your account.",
+     "This is your right to request that your personal information be erased from our possession."),
+    # contact: questions about this policy, not about other sites' practices
+    ("Can I contact them about privacy?",
+     "Contact the webmaster of those external sites if you have concerns about the privacy practices of such sites.",
+     "If you have any questions about our privacy statement, please email us."),
+])
+def test_the_first_quote_is_the_one_that_answers_not_a_same_topic_neighbour(question, neighbour, statement):
+    ranking, verdict = _decided(question, [neighbour, statement], [3.0, 2.0])
+    assert ranking.ranked[0].sentence.text == neighbour  # the retriever prefers the neighbour
+    assert ranking.ranked[verdict.support].sentence.text == statement, verdict.headline
+
+
+def test_a_preferred_sentence_far_below_the_best_does_not_jump_ahead():
+    best = "Advertising companies present ads that might be of interest to you based on your online activities."
+    shared = "Where the law allows, we may provide lists of customers to marketing partners."
+    ranking, verdict = _decided("Do they share my information with advertisers?", [best, shared], [4.0, -1.0])
+    assert ranking.ranked[verdict.support].sentence.text == best, verdict.headline  # 5 below: too far down
+    ranking, verdict = _decided("Do they share my information with advertisers?", [best, shared], [4.0, 2.0])
+    assert ranking.ranked[verdict.support].sentence.text == shared, verdict.headline  # within the margin
+
+
+def test_a_sentence_ending_in_an_email_address_states_something_and_erased_asks_about_deletion():
+    from assistant.answering.verdict import states_practice
+
+    contact = BY_NAME["contact_dpo"]
+    assert states_practice("Our data protection officer's contact details are: Jane Doe, dpo@example.com", contact)
+    assert not states_practice("Contact details", contact)
+    assert facet_of("Can I have my data erased?").name == "deletion"
+    assert BY_NAME["deletion"].addressed_by("If you prefer, you can cancel your registration altogether.")
+    assert BY_NAME["international_transfer"].addressed_by(
+        "You consent to the transfer of your personal information to any country.")
+    assert BY_NAME["children"].addressed_by("No one under age 13 is allowed to register for the Service.")
+    assert BY_NAME["opt_out_ads"].addressed_by(
+        "To know your choices about interest-based ads from participating companies, visit networkadvertising.org.")
+    assert not BY_NAME["ai_training"].addressed_by("We provide employee training on handling personal data securely.")
+
+
+def test_an_item_of_a_list_of_rights_is_the_answer_not_a_purpose_that_mentions_the_right():
+    # in the likeness of the Firefox notice: "You have the right to: … Have personal data … deleted"
+    right = "Have personal data we hold about you deleted (in certain circumstances)"
+    expiry = "Once the retention period expires we securely delete your data, unless otherwise required by law."
+    purpose = "Responding to requests to exercise privacy rights, such as your right to access or delete your personal data."
+    ranking, verdict = _decided("Can I delete my data?", [right, expiry, purpose], [0.4, 0.1, -0.4])
+    assert ranking.ranked[verdict.support].sentence.text == right and verdict.verdict == "yes", verdict.headline
+    from assistant.answering.verdict import states_practice
+    assert not states_practice("Your rights and choices", BY_NAME["deletion"])  # a heading stays a heading
+    # a title with the facet's preferred words is still a title
+    assert not states_practice("Information we share with advertisers (including Targeted Advertising)",
+                               BY_NAME["sharing_advertisers"])
+    assert states_practice("Where we believe it is required in order to respond to subpoenas, court orders, or other "
+                           "legal process, or to establish or exercise our legal rights", BY_NAME["law_enforcement"])

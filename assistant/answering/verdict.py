@@ -23,8 +23,13 @@ from assistant.understanding.stance import denies
 
 DENIAL_DEPTH = 3  # a denial among this many of the facet's best sentences is preferred
 PREFER_DEPTH = 5  # a sentence that states the practice is preferred among this many of the facet's best
+# A sentence with the facet's preferred words is preferred when its selection logit is within this of the
+# facet's best sentence's (not one ranked far down: a denial of "direct marketing" lists at rank 27).
+PREFERRED_MARGIN = 4.0
 MIN_STATEMENT_WORDS = 5
-_CLOSED = re.compile(r"[.!?;:][\"'”’)\]]*\s*$")  # a sentence or list item ends with punctuation
+# A sentence or list item ends with punctuation, or with an address to write to ("… contact details are: dpo@x.com").
+_CLOSED = re.compile(r"(?:[.!?;:][\"'”’)\]]*|\S+@\S+\.[a-z]{2,}|https?://\S+)\s*$", re.IGNORECASE)
+_TITLE_WORD = re.compile(r"\s[A-Z][a-z]")  # "… with advertisers (including Targeted Advertising)": a title's capitals
 # "A cookie is a small text file …", "Cookies are small pieces of information …": what a thing is, not a practice.
 _DEFINITION = re.compile(r"^\W*(?:an?\s+|the\s+)?(?:[\"“‘']?[\w-]+[\"”’']?\s+){1,3}(?:is|are)\s+(?:an?\s+|small\s+|"
                          r"tiny\s+|)(?:small|tiny|text|pieces?|piece|files?|data files?|electronic|unique|alphanumeric|"
@@ -110,7 +115,8 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     merger under "sharing"); among those, for facets that policies deny in one sentence ("we do not
     sell …", `denials_first`), an explicit denial among the first `DENIAL_DEPTH` is preferred (the
     best-ranked one is often a related aside: "if you believe your child has given us information …"),
-    then one with the facet's preferred words ("you can request …", "questions about this policy")."""
+    then one with the facet's preferred words ("you can request …", "questions about this policy", "disclose …
+    in response to a subpoena") among all of them, unless its logit is `PREFERRED_MARGIN` below the best."""
     if facet is None:
         return 0 if ranking.ranked else None
     matching = [i for i, r in enumerate(ranking.ranked) if facet.addressed_by(r.sentence.text)]
@@ -121,16 +127,24 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     denial = None if not facet.denials_first else next(
         (i for i in stated[:DENIAL_DEPTH] if denied(ranking.ranked[i].sentence.facts, ranking.ranked[i].sentence.text)),
         None)
+    floor = ranking.ranked[window[0]].selection_logit - PREFERRED_MARGIN
     preferred = None if facet.preferred is None else next(
-        (i for i in stated[:DENIAL_DEPTH] if facet.preferred.search(ranking.ranked[i].sentence.text)), None)
+        (i for i in stated if facet.preferred.search(ranking.ranked[i].sentence.text)
+         and ranking.ranked[i].selection_logit >= floor), None)
     return next((i for i in (denial, preferred) if i is not None), stated[0])
 
 
 def states_practice(text: str, facet: Facet) -> bool:
     """Whether a sentence can state a practice: not a heading or list fragment (no closing punctuation,
-    fewer than `MIN_STATEMENT_WORDS` words, or in capitals), not a definition, not one of the facet's asides."""
+    fewer than `MIN_STATEMENT_WORDS` words, or in capitals), not a definition, not one of the facet's asides.
+    An item of a list of rights ("Have personal data we hold about you deleted (in certain circumstances)")
+    has no closing punctuation but states the right: one with the facet's preferred words and no capitalised
+    word after its first ("Information we share with advertisers (including Targeted Advertising)" is a title)
+    is no fragment."""
     letters = [c for c in text if c.isalpha()]
-    heading = (len(text.split()) < MIN_STATEMENT_WORDS or not _CLOSED.search(text)
+    item = facet.preferred is not None and facet.preferred.search(text) and not _TITLE_WORD.search(text)
+    unclosed = not _CLOSED.search(text) and not item
+    heading = (len(text.split()) < MIN_STATEMENT_WORDS or unclosed
                or sum(c.isupper() for c in letters) > 0.6 * len(letters))
     return not (heading or _DEFINITION.match(text) or (facet.aside is not None and facet.aside.search(text)))
 

@@ -51,16 +51,28 @@ def _words(pattern: str) -> re.Pattern:
     return re.compile(pattern, re.IGNORECASE)
 
 
+# Aggregated, anonymous or de-identified data is not "your personal information": a sentence about selling or
+# sharing it is an aside to the question of selling or sharing yours.
+_NOT_PERSONAL = r"\baggregated?\b|\banonymi[sz]ed\b|\banonymous\b|\bde-?identified\b|\bnon-personally\b"
+# A sentence addressed to the user about what they can do ("you can …", "the right to …", "request …").
+_YOUR_RIGHT = (r"\byou (?:can|may|could|have the right)\b|"
+               r"\brequest(?:s|ing)? (?:that|to|the|a|an|your|deletion|access|correction|erasure)\b|\bright to\b|"
+               r"\bask us\b|^\W*(?:have|request|ask)\b")
+# Sharing verbs: the sentence says the data goes to someone, not only that someone is there.
+_HANDS_OVER = (r"\b(?:share[sd]?|sharing|disclos\w*|provide[sd]?(?! you\b)|transfer\w*|sell|sold|rent|give|release|"
+               r"hand)\b")
+
 # Order matters: the first facet whose question words match wins (specific before general).
 FACETS = (
     Facet("ai_training", _words(r"\b(?:AI|artificial intelligence|machine[- ]learning|train(?:ing)? (?:\w+ )?models?)\b"),
           _words(r"\b(?:train|trains|trained|training)\b|\bmachine[- ]learning\b"),
           "uses your data to train AI models", "does not use your data to train AI models", denials_first=True,
           beyond_retriever=True,
-          not_about=_words(r"\b(?:employees|staff|personnel|workforce|contractors)\b")),
+          not_about=_words(r"\b(?:employees?|staff|personnel|workforce|contractors?)\b")),
     Facet("sale", _words(r"\b(?:sell|sells|sold|selling|sale)\b"),
           _words(r"\b(?:sell|sells|sold|selling|rent|rents|rented|renting|trade|trades|traded|trading)\b"),
           "sells your personal information", "does not sell your personal information", denials_first=True,
+          aside=_words(_NOT_PERSONAL),
           not_about=_words(r"\b(?:merger|acquisition|acquired|bankruptcy|reorgani[sz]ation|divestiture|"
                            r"(?:sale|sell|sold) (?:of )?(?:all|substantially|some|part|any)|products? (?:we|they) sell|"
                            r"goods|tickets|subscriptions?|business units?|subsidiaries|stores|business transfers?|assets|company)\b")),
@@ -71,22 +83,26 @@ FACETS = (
           _words(r"\b(?:advertis\w*|marketers?|promotional)\b|(?<!\bour )(?<!\bown )\bmarketing\b(?! (?:of )?our\b)"
                  r"(?![- ](?:related )?(?:communications?|e-?mails?|messages?|materials?|campaigns?)\b)"),
           "shares your information with advertisers", "does not share your information with advertisers",
-          denials_first=True),
+          denials_first=True, preferred=_words(_HANDS_OVER)),
     Facet("opt_out_ads", _words(r"\bopt(?:[- ]?out)?\b.*\b(?:ads?|advertis\w*)|\b(?:targeted|personali[sz]ed|"
                                 r"interest[- ]based)\b.*\b(?:ads?|advertis\w*)"),
-          _words(r"\bopt(?:ing)?[- ]?out\b|\bad ?choices\b|\baboutads\b|\bNAI\b|\bnetwork advertising initiative\b|"
+          _words(r"\bopt(?:ing)?[- ]?out\b|\bad ?choices\b|\baboutads\b|\bNAI\b|\bnetwork ?advertising\b|"
                  r"\b(?:disable|decline|refuse|block|choices?|preferences?)\b"),
           "you can opt out of personalised ads", "you cannot opt out of personalised ads", about_you=True,
           also=_words(r"\b(?:interest[- ]based|targeted|behaviou?ral|personali[sz]ed|tailored|relevant)\b.*\b(?:ads|"
                       r"advertis\w*)|\b(?:ads|advertis\w*)\b.*\b(?:interest[- ]based|targeted|behaviou?ral|"
                       r"personali[sz]ed|tailored|your interests)|\bNAI\b|\baboutads\b|\bnetwork advertising|"
-                      r"\bad ?choices\b|\badvertising (?:networks?|partners?|companies)\b")),
+                      r"\bad ?choices\b|\badvertising (?:networks?|partners?|companies)\b|\bnetworkadvertising\b")),
     Facet("law_enforcement", _words(r"\b(?:law enforcement|police|government|authorities|subpoena|court)\b"),
           _words(r"\b(?:law enforcement|subpoenas?|court orders?|legal process|government\w*|required by law|"
                  r"comply with (?:the |applicable |any )?(?:law|legal)|legal (?:obligations?|requirements?)|"
                  r"police|authorities|judicial)\b"),
           "gives your information to law enforcement when it must",
-          "does not give your information to law enforcement"),
+          "does not give your information to law enforcement",
+          # handing data over to the law ("disclose … in response to a subpoena"), not processing it to comply with it
+          preferred=_words(_HANDS_OVER + r".*\b(?:law|legal|subpoenas?|courts?|authorit\w*|government\w*|police)\b|"
+                           r"\b(?:law|legal|subpoenas?|courts?|authorit\w*|government\w*|police)\b.*" + _HANDS_OVER +
+                           r"|\brespond\w* to (?:\w+ ){0,3}(?:subpoenas?|court orders?|legal process|lawful requests?)")),
     Facet("collection_location", _words(r"\b(?:location|where I am|GPS|geo-?locat\w*)\b"),
           _words(r"\b(?:location|geo-?locat\w*|GPS|whereabouts)\b"),
           "collects your location", "does not collect your location", denials_first=True),
@@ -95,18 +111,23 @@ FACETS = (
                  r"flash|tracking)\b"),
           "uses cookies or similar technologies to track you",
           "does not use cookies or similar technologies to track you"),
-    Facet("deletion", _words(r"\b(?:delete|deleted|deletion|erase|remove|close my account|deactivate)\b"),
-          _words(r"\b(?:delet\w*|eras\w*|remov\w*|close your account|deactivat\w*|cancel your account)\b"),
+    Facet("deletion", _words(r"\b(?:delete|deleted|deletion|erase|erased|erasure|remove|close my account|deactivate)\b"),
+          _words(r"\b(?:delet\w*|eras\w*|remov\w*|close your account|deactivat\w*|cancel your (?:account|registration|"
+                 r"membership))\b"),
           "you can delete your account or data", "you cannot delete your account or data", about_you=True,
-          preferred=_words(r"\byou (?:can|may|could|have the right)\b|\brequest\w*|\bright to\b|\bask us\b|"
-                           r"^(?:have|request|ask)\b"),
-          also=_words(r"\b(?:account|(?:your|personal|the) (?:information|data|profile|details)|personally "
+          preferred=_words(_YOUR_RIGHT),
+          also=_words(r"\b(?:account|registration|membership|(?:your|personal|the) (?:information|data|profile|details)|personally "
                       r"identifiable)\b")),
     Facet("access_correction", _words(r"\b(?:access|correct|update|edit|see|review|export|download)\b.*\b(?:my|"
                                       r"personal)\b"),
-          _words(r"\b(?:access|correct\w*|update|edit|review|change your|modify)\b"),
+          _words(r"\b(?:access|correct\w*|update|edit|review|change (?:your|the|any) (?:\w+ )?(?:information|data|"
+                 r"details|profile)|change your|modify|rectif\w*)\b"),
           "you can access or correct your personal information",
-          "you cannot access or correct your personal information", about_you=True),
+          "you cannot access or correct your personal information", about_you=True,
+          # what you can do ("you can update …", "the right to access …"), not "we reserve the right to access"
+          preferred=_words(r"(?:\byou (?:can|may|could)(?: also)?|\byou have the right to|(?<!reserve )\bthe right to|"
+                           r"\byour right to|\brequest|\bask us to|^\W*(?:update|review|access|correct))\W+(?:\w+\W+){0,4}?"
+                           r"(?:access|correct\w*|update|edit|review|modify|change|rectif\w*|see|obtain|know)\b")),
     # "kept secure", "keep my data safe" ask about security, not retention
     Facet("retention", _words(r"\b(?:how long|retain|retention|(?:keep|kept|store|stored)(?!(?:\s+\w+){0,3}\s+"
                               r"(?:secure|securely|safe|safely|protected|private|confidential)\b))\b"),
@@ -114,32 +135,43 @@ FACETS = (
                  r"(?:for|up to|within|after) (?:a period of )?(?:\d+|one|two|three|six|twelve|thirty|ninety) "
                  r"(?:days?|months?|years?)|indefinitely|(?:keep|kept|store|stored) (?:it|them|this|such|your|"
                  r"the|personal|information|data)\b[^.]*\b(?:for|until|as long))"),
-          "keeps your data for a stated period", "does not limit how long it keeps your data"),
+          "keeps your data for a stated period", "does not limit how long it keeps your data",
+          # the period itself ("for 5 years", "until you delete your account"), not the heading of a list of them
+          preferred=_words(r"\b(?:\d+|one|two|three|six|twelve|thirty|ninety)\s+(?:days?|weeks?|months?|years?)\b|"
+                           r"\buntil (?:you|your|the|it|we)\b|\bas long as\b|\bindefinitely\b")),
     Facet("contact_dpo", _words(r"\b(?:contact|data protection officer|DPO|privacy officer|reach|email|write)\b"),
           _words(r"\b(?:contact us|data protection officer|DPO|privacy officer|e-?mail us|write to us|questions|"
-                 r"concerns|contact)\b"),
+                 r"concerns|contact)\b|\b(?:privacy|dpo|data-?protection)@"),
           "can be contacted about privacy questions", "cannot be contacted about privacy questions",
-          preferred=_words(r"\b(?:questions?|concerns?|comments?)\b.*\b(?:privacy|policy|statement|notice)\b|"
-                           r"\b(?:privacy|policy|statement|notice)\b.*\b(?:questions?|concerns?)\b|"
-                           r"\bdata protection officer\b|\bDPO\b|\bprivacy officer\b")),
+          # questions about *this* policy or *our* practices (not "the privacy practices of those external sites"),
+          # a privacy officer, or a privacy mailbox
+          preferred=_words(r"\b(?:questions?|concerns?|comments?)\b.*\b(?:this|our) (?:privacy )?(?:policy|statement|"
+                           r"notice|practices)\b|\b(?:this|our) (?:privacy )?(?:policy|statement|notice|practices)\b.*"
+                           r"\b(?:questions?|concerns?)\b|\bdata protection officer\b|\bDPO\b|\bprivacy "
+                           r"(?:officer|coordinator|agent|team|issues?)\b|\b(?:privacy|dpo|data-?protection)@")),
     Facet("security", _words(r"\b(?:secure|securely|security|protect\w*|encrypt\w*|safe|hack\w*|breach\w*)\b"),
           _words(r"\b(?:secur\w*|encrypt\w*|SSL|TLS|safeguard\w*|protect\w*|firewalls?)\b"),
           "protects your data with security measures", "does not protect your data with security measures",
-          aside=_words(r"\bguarantee\b|\b(?:100|completely|perfectly) secure\b")),
+          # the measures ("encrypted", "safeguards"), not a disclaimer or a pointer to another document
+          preferred=_words(r"\bencrypt\w*|\bSSL\b|\bTLS\b|\bsafeguards?\b|\bmeasures\b|\bfirewalls?\b"),
+          aside=_words(r"\bguarantee\w*|\b(?:100|completely|perfectly) secure\b|\bplease (?:review|see|read|refer to|"
+                       r"visit|consult)\b")),
     Facet("children", _words(r"\b(?:child|children|kids?|minors?|under 1[0-9]|teen\w*|COPPA)\b"),
-          _words(r"\b(?:child\w*|minors?|under (?:the age of )?1[0-9]|kids|COPPA|parental)\b"),
+          _words(r"\b(?:child\w*|minors?|under (?:the )?(?:age (?:of )?)?1[0-9]|kids|COPPA|parental)\b"),
           "collects information from children", "does not knowingly collect information from children",
-          denials_first=True),
+          denials_first=True,
+          # collecting children's information, not whom the service is meant for
+          preferred=_words(r"\b(?:collect\w*|gather\w*|knowingly|personal(?:ly identifiable)? (?:information|data))\b")),
     Facet("international_transfer", _words(r"\b(?:countr\w*|abroad|overseas|international\w*|transfer\w*|"
                                            r"outside)\b"),
           _words(r"\b(?:other countr\w*|countr\w* other than|outside (?:of )?(?:the|your)|abroad|overseas|"
-                 r"international\w*|cross-border|United States|Privacy Shield|Safe Harbor|jurisdictions?)\b"),
+                 r"international\w*|cross-border|United States|Privacy Shield|Safe Harbor|jurisdictions?|(?:any|another) countr\w*)\b"),
           "transfers your data to other countries", "does not transfer your data to other countries"),
     Facet("policy_changes", _words(r"\b(?:policy|notice)\b.*\b(?:change|changes|update\w*|modif\w*)|\b(?:change|"
                                    r"changes|update\w*|modif\w*)\b.*\b(?:policy|notice)\b"),
           _words(r"\b(?:chang\w*|updat\w*|modif\w*|revis\w*|amend\w*)\b"),
           "tells you when the policy changes", "does not tell you when the policy changes",
-          preferred=_words(r"\b(?:notif\w*|notice|inform\w*|let you know|alert|aware|e-?mail)\b"),
+          preferred=_words(r"\b(?:notif\w*|notice|inform(?!ation)\w*|let you know|alert|aware|e-?mail)\b"),
           aside=_words(r"\bcontinu\w* (?:to )?use\b")),
     Facet("sharing_third_parties", _words(r"\b(?:share|shares|shared|sharing|give|disclos\w*|pass|third[- ]part\w*|"
                                           r"other compan\w*|partners?)\b"),
@@ -147,8 +179,11 @@ FACETS = (
                  r"partners?|service providers?)\b"),
           "shares your personal information with other companies",
           "does not share your personal information with other companies",
+          # a merger, the law, data that is not personal, or what the recipients may not do with it
           aside=_words(r"\b(?:merger|acquisition|acquired|bankruptcy|reorgani[sz]ation|dissolution|liquidation|"
-                       r"successor|subpoenas?|court orders?|legal process|law enforcement|required by law)\b")),
+                       r"successor|subpoenas?|court orders?|legal process|law enforcement|required by law|corporate "
+                       r"transaction|(?:portion|all|part) of (?:our|the) business)\b|" + _NOT_PERSONAL +
+                       r"|\b(?:they|who|which|but) (?:may|will|shall|must|are) not (?:\w+ )?(?:use|share|disclose|sell)\b")),
 )
 BY_NAME = {facet.name: facet for facet in FACETS}
 # One plain yes/no question per facet, in the order of a privacy label: what the label's "at a glance"
