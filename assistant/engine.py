@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from assistant.answering.label import PrivacyLabel, build_label
 from assistant.foundation.errors import AssistantError, UnknownPolicyError
 from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
-from assistant.foundation.types import Answer, ParsedPolicy, PolicyVersion, ProgressCallback
+from assistant.foundation.types import Answer, ParsedPolicy, PolicyProfile, PolicyVersion, ProgressCallback
 from assistant.ingest.fetch import CONNECT_TIMEOUT, FetchLimits, looks_like_url
 from assistant.store.database import PolicySummary, Store
 from assistant.understanding.validation import require_utf8, validate_question
@@ -120,7 +120,7 @@ class Assistant:
         limits = FetchLimits(self.settings.max_bytes, connect_timeout=min(CONNECT_TIMEOUT, timeout),
                              total_timeout=timeout)
         return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes, limits,
-                              self.settings.limits)
+                              self.settings.limits, self._compute_profile)
 
     @cached_property
     def _tagging(self) -> SentenceTagging:
@@ -224,26 +224,45 @@ class Assistant:
             self.search.forget()
         return report
 
+    def _compute_profile(self, version: PolicyVersion) -> PolicyProfile:
+        """The version's privacy profile computed now (at ingest: inside the transaction that stores it)."""
+        from assistant.answering.profile import compute_profile  # lazy: see the module docstring
+
+        return compute_profile(self.answer_pipeline, version)
+
+    def profile(self, version: PolicyVersion) -> PolicyProfile:
+        """The version's privacy profile as stored at ingest. A version stored without one (by older code) or
+        by other rules (`profile.profile_rules`) gets it computed now and stored for the next read (best
+        effort: a read-only store still answers, from the profile computed)."""
+        from assistant.answering.profile import profile_rules  # lazy: see the module docstring
+
+        stored = self.store.profile(version)
+        if stored is not None and stored.rules == profile_rules(self.parameters):
+            return stored
+        computed = self._compute_profile(version)
+        self.store.save_profile(version, computed)
+        return computed
+
     def label(self, policy: str, version: int | None = None) -> PrivacyLabel:
         """The privacy label of a stored policy version: each facet at a glance (the verdict on its
-        plain question) and the facts read at ingest, by section."""
+        plain question, from the stored profile) and the facts read at ingest, by section."""
+        from assistant.answering.profile import glance_rows  # lazy: see the module docstring
+
         stored = self.version(policy, version)
         label = build_label(stored.name, stored.version, self.store.sentences(stored.id))
-        from assistant.answering.profile import glance  # lazy: see the module docstring
-
-        label.glance = glance(self.answer_pipeline, stored)
+        label.glance = glance_rows(self.profile(stored))
         return label
 
     def compare(self, policies: list[str], facet: str | None = None) -> Comparison:
         """The latest versions of `policies` side by side, facet by facet (only `facet`, when given): each
         one's glance, the facets where they differ first."""
         from assistant.answering.compare import PolicyGlance, check_facet, compare  # lazy: see the module docstring
-        from assistant.answering.profile import glance  # lazy: see the module docstring
+        from assistant.answering.profile import glance_rows  # lazy: see the module docstring
 
         check_facet(facet)
         versions = [self.version(name) for name in dict.fromkeys(policies)]  # every name checked before any model
         facets = None if facet is None else [facet]
-        return compare([PolicyGlance(v.name, v.version, glance(self.answer_pipeline, v, facets)) for v in versions])
+        return compare([PolicyGlance(v.name, v.version, glance_rows(self.profile(v), facets)) for v in versions])
 
     def align(self, policies: list[str] | None = None, issue: str | None = None) -> list[IssueAlignment]:
         """The latest versions of `policies` (default: every stored policy) aligned by issue: for each facet and
@@ -260,7 +279,7 @@ class Assistant:
         """What changed between two versions of `policy` (default: the previous version to the latest):
         sentences added, removed and reworded by issue, and the facets whose verdict changed."""
         from assistant.answering.changes import diff_versions  # lazy: see the module docstring
-        from assistant.answering.profile import glance  # lazy: see the module docstring
+        from assistant.answering.profile import glance_rows  # lazy: see the module docstring
 
         new = self.version(policy, to_version)
         if from_version is None and new.version == 1:
@@ -269,8 +288,8 @@ class Assistant:
         if old.version == new.version:
             raise AssistantError(f"Both versions are {new.version}: choose two different versions with --from and --to.")
         return diff_versions(new.name, old.version, new.version, self.store.sentences(old.id),
-                             self.store.sentences(new.id), glance(self.answer_pipeline, old),
-                             glance(self.answer_pipeline, new))
+                             self.store.sentences(new.id), glance_rows(self.profile(old)),
+                             glance_rows(self.profile(new)))
 
     # -- questions --------------------------------------------------------------------------
 
