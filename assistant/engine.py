@@ -131,17 +131,19 @@ class Assistant:
     @cached_property
     def search(self) -> SentenceSearch:
         from assistant.retrieval.search import SentenceSearch  # lazy: see the module docstring
+        from assistant.understanding.facets import GLANCE_QUESTIONS  # lazy: see the module docstring
 
-        return SentenceSearch(self.store, self.retriever)
+        return SentenceSearch(self.store, self.retriever, GLANCE_QUESTIONS.values())  # the profile's, embedded once
 
     @cached_property
     def answer_pipeline(self) -> AnswerPipeline:
         from assistant.answering.pipeline import AnswerPipeline  # lazy: see the module docstring
+        from assistant.understanding.facets import GLANCE_QUESTIONS  # lazy: see the module docstring
         from assistant.understanding.question import QuestionUnderstanding  # lazy: see the module docstring
         from assistant.understanding.span import SpanReading  # lazy: see the module docstring
 
         understanding = QuestionUnderstanding(self.embedder, self.question_classifier,
-                                              self.parameters.category_confidence)
+                                              self.parameters.category_confidence, GLANCE_QUESTIONS.values())
         return AnswerPipeline(understanding, self.search, SpanReading(lambda: self.reader), self.parameters)
 
     def load_models(self) -> None:
