@@ -6,7 +6,8 @@ imported: torch takes seconds to import, and listing policies or refusing a bad 
 """
 from __future__ import annotations
 
-from functools import cached_property
+from collections.abc import Callable
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -120,7 +121,7 @@ class Assistant:
         limits = FetchLimits(self.settings.max_bytes, connect_timeout=min(CONNECT_TIMEOUT, timeout),
                              total_timeout=timeout)
         return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes, limits,
-                              self.settings.limits, self._compute_profile)
+                              self.settings.limits, lambda: self._profile_maker)
 
     @cached_property
     def _tagging(self) -> SentenceTagging:
@@ -226,11 +227,14 @@ class Assistant:
             self.search.forget()
         return report
 
-    def _compute_profile(self, version: PolicyVersion) -> PolicyProfile:
-        """The version's privacy profile computed now (at ingest: inside the transaction that stores it)."""
-        from assistant.answering.profile import compute_profile  # lazy: see the module docstring
+    @cached_property
+    def _profile_maker(self) -> Callable[[PolicyVersion], PolicyProfile]:
+        """What computes a version's privacy profile (at ingest: inside the transaction that stores it), its
+        models loaded and its fixed questions understood and embedded now, before any transaction."""
+        from assistant.answering.profile import compute_profile, prepare  # lazy: see the module docstring
 
-        return compute_profile(self.answer_pipeline, version)
+        prepare(self.answer_pipeline)
+        return partial(compute_profile, self.answer_pipeline)
 
     def profile(self, version: PolicyVersion) -> PolicyProfile:
         """The version's privacy profile as stored at ingest. A version stored without one (by older code) or
@@ -241,7 +245,7 @@ class Assistant:
         stored = self.store.profile(version)
         if stored is not None and stored.rules == profile_rules(self.parameters):
             return stored
-        computed = self._compute_profile(version)
+        computed = self._profile_maker(version)
         self.store.save_profile(version, computed)
         return computed
 

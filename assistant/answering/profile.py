@@ -64,6 +64,12 @@ def profile_rules(parameters: SelectionParameters) -> str:
     return "profile v1 " + hashlib.sha256((_static_rules() + tuned).encode()).hexdigest()[:16]
 
 
+def prepare(pipeline: AnswerPipeline) -> None:
+    """Understand and embed the profile's fixed questions now (the pipeline keeps them for the process)."""
+    for question in GLANCE_QUESTIONS.values():
+        pipeline.search.query_vector(pipeline.understanding.run(question).text)
+
+
 def compute_profile(pipeline: AnswerPipeline, version: PolicyVersion) -> PolicyProfile:
     """The version's profile: one row per facet, in label order (each facet's plain question decided by the
     answering stages), with the sentences that address the facet."""

@@ -46,10 +46,11 @@ class IngestPipeline:
 
     def __init__(self, store: Store, tagging: Callable[[], SentenceTagging], max_bytes: int,
                  fetch_limits: FetchLimits | None = None, limits: IngestLimits | None = None,
-                 profile: ProfileMaker | None = None) -> None:
+                 profile: Callable[[], ProfileMaker] | None = None) -> None:
         """`limits` bound what one ingest may cost (`IngestLimits`): what is over one is refused before
         the costly work, and an ingest that runs past its time budget stops with the store unchanged.
-        `profile` computes a new version's privacy profile, stored in the same transaction as the version."""
+        `profile` gives what computes a new version's privacy profile, which is stored in the same transaction
+        as the version; like `tagging`, it is called only when there is something to store (it loads models)."""
         self.store = store
         self.tagging = tagging
         self.max_bytes = max_bytes
@@ -150,9 +151,10 @@ class IngestPipeline:
         deadline = deadline or Deadline(self.limits.max_seconds)
         tagged = self.tagging().run(policy, progress, deadline)
         deadline.check("tagging")
+        profile = self.profile() if self.profile else None  # its models load here, not inside the transaction
         return self.store.add_version_if_new(
             name, source, sha256, tagged.policy, SentenceIndex.build(tagged.vectors), TAGGING_PIPELINE, provenance,
-            self.profile)
+            profile)
 
     def _unchanged(self, existing: PolicyVersion, name: str, started: float) -> IngestResult:
         """Identical content is stored already: nothing to do, unless its index is damaged (then rebuilt)."""

@@ -51,7 +51,7 @@ class SentenceSearch:
         anything: they get NO_MATCH_LOGIT.
         """
         sentences = self.sentences(version)
-        query = self._query(question)
+        query = self.query_vector(question)
         calibration = self.retriever.config["calibration"]
         logits = np.full(len(sentences), NO_MATCH_LOGIT)
         for ordinal, cosine in self._indexes[version.index_file].search(query, len(sentences)):
@@ -60,7 +60,8 @@ class SentenceSearch:
         return logits
 
 
-    def _query(self, question: str) -> np.ndarray:
+    def query_vector(self, question: str) -> np.ndarray:
+        """The retriever's embedding of `question` (kept when it is one to remember)."""
         if question in self._queries:
             return self._queries[question]
         query = self.retriever.encode([question])[0]
