@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.answering.label import PrivacyLabel, build_label
-from assistant.foundation.errors import AssistantError, UnknownPolicyError
+from assistant.foundation.errors import AssistantError, DamagedIndexError, UnknownPolicyError
 from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
 from assistant.foundation.types import Answer, ParsedPolicy, PolicyProfile, PolicyVersion, ProgressCallback
 from assistant.ingest.fetch import CONNECT_TIMEOUT, FetchLimits, looks_like_url
-from assistant.store.database import PolicySummary, Store
+from assistant.store.database import PolicySummary, Store, damage_message
 from assistant.understanding.validation import require_utf8, validate_question
 
 if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads on first use below
@@ -239,9 +239,13 @@ class Assistant:
     def profile(self, version: PolicyVersion) -> PolicyProfile:
         """The version's privacy profile as stored at ingest. A version stored without one (by older code) or
         by other rules (`profile.profile_rules`) gets it computed now and stored for the next read (best
-        effort: a read-only store still answers, from the profile computed)."""
+        effort: a read-only store still answers, from the profile computed). A damaged index is refused, naming
+        `assistant repair`, as `ask` refuses it (the header is read, 45 bytes)."""
         from assistant.answering.profile import profile_rules  # lazy: see the module docstring
 
+        problem = self.store.index_problem(version)  # as when the rows were decided from the index: one line
+        if problem:
+            raise DamagedIndexError(damage_message(version, problem))
         stored = self.store.profile(version)
         if stored is not None and stored.rules == profile_rules(self.parameters):
             return stored
