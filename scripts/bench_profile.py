@@ -76,6 +76,10 @@ def _timed(call, *args, **kwargs) -> tuple[float, object]:
     return time.perf_counter() - started, result
 
 
+def _parse(path: Path):
+    return build_policy(load_document(path, DEFAULT_MAX_BYTES))
+
+
 def label_before(assistant: Assistant, pipeline: AnswerPipeline, name: str):
     """The label as it was built before the profile was stored: the 16 rows decided now."""
     version = assistant.version(name)
@@ -112,7 +116,7 @@ def main() -> None:
             runs: dict[str, list[float]] = {key: [] for key in KEYS}
             for attempt in range(arguments.repeat + 1):  # the first is a warm-up
                 name = f"{path.stem}-{attempt}"
-                parse, policy = _timed(lambda: build_policy(load_document(path, DEFAULT_MAX_BYTES)))
+                parse, policy = _timed(_parse, path)
                 texts = [s.text for s in policy.sentences]
                 embed, _ = _timed(tagging.retriever.encode, texts)
                 practices, _ = _timed(tagging.practices.probabilities, texts)
