@@ -89,6 +89,17 @@ def test_ingest_stores_the_profile_and_label_compare_read_it_unchanged(examples_
     assert rows(examples_home, "profiles") and len(rows(examples_home, "profile_facets")) == 16 * len(EXAMPLE_NAMES)
 
 
+def test_label_and_compare_read_the_store_and_load_no_model(examples_home):
+    from assistant.engine import Assistant
+    from assistant.foundation.settings import Settings
+
+    assistant = Assistant(Settings(home=examples_home))  # no model passed in: each would load on first use
+    assistant.label("amazon")
+    assistant.compare(list(EXAMPLE_NAMES))
+    assert not {"embedder", "retriever", "question_classifier", "practice_classifier", "reader", "policyie",
+                "answer_pipeline"} & set(vars(assistant))
+
+
 def test_label_json_from_the_cli_equals_a_recompute(examples_home, embedder, retriever, policyie):
     assistant = _assistant(examples_home, embedder, retriever, policyie)
     before = store_snapshot(examples_home)
