@@ -17,12 +17,19 @@ on the same sentences, the retriever's embeddings, the practice tagger and Polic
   `label` ran before the profile was stored); after: `Assistant.label`, its rows read from the store.
 
 And, once per process, what a fresh `assistant ingest` now loads beside the ingest models: the question
-models of the answering stages, and the 16 questions understood and embedded. Medians over `--repeat` runs.
+models of the answering stages, and the 16 questions understood and embedded. Last, `assistant label --json`
+in a fresh process (ASSISTANT_SERVER=off) on the stored Amazon example: with its stored profile, and with the
+profile deleted first (it is then computed, as every `label` was before: the question models load). Medians
+over `--repeat` runs.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -88,6 +95,27 @@ def label_before(assistant: Assistant, pipeline: AnswerPipeline, name: str):
     return label
 
 
+def cli_label(assistant: Assistant, repeat: int) -> None:
+    """A fresh process's `assistant label --json`: the profile stored, then deleted before each run."""
+    home = assistant.settings.home
+    name = assistant.policy_names()[0]
+    env = dict(os.environ, ASSISTANT_HOME=str(home), ASSISTANT_SERVER="off")
+    command = [sys.executable, "-m", "assistant.frontends.cli", "label", "--policy", name, "--json"]
+    seconds: dict[str, list[float]] = {"stored": [], "computed": []}
+    for attempt in range(repeat + 1):  # the first is a warm-up
+        for case, times in seconds.items():
+            if case == "computed":
+                with sqlite3.connect(home / "assistant.sqlite3") as db:
+                    db.execute("PRAGMA foreign_keys=ON")
+                    db.execute("DELETE FROM profiles")
+            took, _ = _timed(subprocess.run, command, env=env, check=True, capture_output=True)
+            if attempt:
+                times.append(took)
+    print(f"`assistant label --json` in a fresh process ({name}): profile stored "
+          f"{statistics.median(seconds['stored']):.2f} s; profile computed "
+          f"{statistics.median(seconds['computed']):.2f} s (medians)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
@@ -138,6 +166,7 @@ def main() -> None:
             print(f"{path.stem[:19]:<20}{len(texts):>10}{m['parse']:>7.2f}{m['embed']:>7.2f}{m['practices']:>10.2f}"
                   f"{m['policyie']:>9.2f}{m['ingest']:>8.2f}{m['profile']:>9.3f}{100 * profile_share:>13.1f}%"
                   f"{100 * taggers_share:>13.0f}%{m['before']:>13.3f}{m['after']:>7.3f}", flush=True)
+        cli_label(assistant, arguments.repeat)
         assistant.store.close()
     print("seconds (medians). profile = computing + storing the profile inside the ingest; profile share = profile / "
           "(ingest - profile); taggers share = (practices + PolicyIE) / (ingest - them); label before = build the "
