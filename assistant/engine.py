@@ -6,16 +6,17 @@ imported: torch takes seconds to import, and listing policies or refusing a bad 
 """
 from __future__ import annotations
 
-from functools import cached_property
+from collections.abc import Callable
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.answering.label import PrivacyLabel, build_label
-from assistant.foundation.errors import AssistantError, UnknownPolicyError
+from assistant.foundation.errors import AssistantError, DamagedIndexError, UnknownPolicyError
 from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
-from assistant.foundation.types import Answer, ParsedPolicy, PolicyVersion, ProgressCallback
+from assistant.foundation.types import Answer, ParsedPolicy, PolicyProfile, PolicyVersion, ProgressCallback
 from assistant.ingest.fetch import CONNECT_TIMEOUT, FetchLimits, looks_like_url
-from assistant.store.database import PolicySummary, Store
+from assistant.store.database import PolicySummary, Store, damage_message
 from assistant.understanding.validation import require_utf8, validate_question
 
 if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads on first use below
@@ -120,7 +121,7 @@ class Assistant:
         limits = FetchLimits(self.settings.max_bytes, connect_timeout=min(CONNECT_TIMEOUT, timeout),
                              total_timeout=timeout)
         return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes, limits,
-                              self.settings.limits)
+                              self.settings.limits, lambda: self._profile_maker)
 
     @cached_property
     def _tagging(self) -> SentenceTagging:
@@ -131,17 +132,19 @@ class Assistant:
     @cached_property
     def search(self) -> SentenceSearch:
         from assistant.retrieval.search import SentenceSearch  # lazy: see the module docstring
+        from assistant.understanding.facets import GLANCE_QUESTIONS  # lazy: see the module docstring
 
-        return SentenceSearch(self.store, self.retriever)
+        return SentenceSearch(self.store, self.retriever, GLANCE_QUESTIONS.values())  # the profile's, embedded once
 
     @cached_property
     def answer_pipeline(self) -> AnswerPipeline:
         from assistant.answering.pipeline import AnswerPipeline  # lazy: see the module docstring
+        from assistant.understanding.facets import GLANCE_QUESTIONS  # lazy: see the module docstring
         from assistant.understanding.question import QuestionUnderstanding  # lazy: see the module docstring
         from assistant.understanding.span import SpanReading  # lazy: see the module docstring
 
         understanding = QuestionUnderstanding(self.embedder, self.question_classifier,
-                                              self.parameters.category_confidence)
+                                              self.parameters.category_confidence, GLANCE_QUESTIONS.values())
         return AnswerPipeline(understanding, self.search, SpanReading(lambda: self.reader), self.parameters)
 
     def load_models(self) -> None:
@@ -224,26 +227,52 @@ class Assistant:
             self.search.forget()
         return report
 
+    @cached_property
+    def _profile_maker(self) -> Callable[[PolicyVersion], PolicyProfile]:
+        """What computes a version's privacy profile (at ingest: inside the transaction that stores it), its
+        models loaded and its fixed questions understood and embedded now, before any transaction."""
+        from assistant.answering.profile import compute_profile, prepare  # lazy: see the module docstring
+
+        prepare(self.answer_pipeline)
+        return partial(compute_profile, self.answer_pipeline)
+
+    def profile(self, version: PolicyVersion) -> PolicyProfile:
+        """The version's privacy profile as stored at ingest. A version stored without one (by older code) or
+        by other rules (`profile.profile_rules`) gets it computed now and stored for the next read (best
+        effort: a read-only store still answers, from the profile computed). A damaged index is refused, naming
+        `assistant repair`, as `ask` refuses it (the header is read, 45 bytes)."""
+        from assistant.answering.profile import profile_rules  # lazy: see the module docstring
+
+        problem = self.store.index_problem(version)  # as when the rows were decided from the index: one line
+        if problem:
+            raise DamagedIndexError(damage_message(version, problem))
+        stored = self.store.profile(version)
+        if stored is not None and stored.rules == profile_rules(self.parameters):
+            return stored
+        computed = self._profile_maker(version)
+        self.store.save_profile(version, computed)
+        return computed
+
     def label(self, policy: str, version: int | None = None) -> PrivacyLabel:
         """The privacy label of a stored policy version: each facet at a glance (the verdict on its
-        plain question) and the facts read at ingest, by section."""
+        plain question, from the stored profile) and the facts read at ingest, by section."""
+        from assistant.answering.profile import glance_rows  # lazy: see the module docstring
+
         stored = self.version(policy, version)
         label = build_label(stored.name, stored.version, self.store.sentences(stored.id))
-        from assistant.answering.profile import glance  # lazy: see the module docstring
-
-        label.glance = glance(self.answer_pipeline, stored)
+        label.glance = glance_rows(self.profile(stored))
         return label
 
     def compare(self, policies: list[str], facet: str | None = None) -> Comparison:
         """The latest versions of `policies` side by side, facet by facet (only `facet`, when given): each
         one's glance, the facets where they differ first."""
         from assistant.answering.compare import PolicyGlance, check_facet, compare  # lazy: see the module docstring
-        from assistant.answering.profile import glance  # lazy: see the module docstring
+        from assistant.answering.profile import glance_rows  # lazy: see the module docstring
 
         check_facet(facet)
         versions = [self.version(name) for name in dict.fromkeys(policies)]  # every name checked before any model
         facets = None if facet is None else [facet]
-        return compare([PolicyGlance(v.name, v.version, glance(self.answer_pipeline, v, facets)) for v in versions])
+        return compare([PolicyGlance(v.name, v.version, glance_rows(self.profile(v), facets)) for v in versions])
 
     def align(self, policies: list[str] | None = None, issue: str | None = None) -> list[IssueAlignment]:
         """The latest versions of `policies` (default: every stored policy) aligned by issue: for each facet and
@@ -260,7 +289,7 @@ class Assistant:
         """What changed between two versions of `policy` (default: the previous version to the latest):
         sentences added, removed and reworded by issue, and the facets whose verdict changed."""
         from assistant.answering.changes import diff_versions  # lazy: see the module docstring
-        from assistant.answering.profile import glance  # lazy: see the module docstring
+        from assistant.answering.profile import glance_rows  # lazy: see the module docstring
 
         new = self.version(policy, to_version)
         if from_version is None and new.version == 1:
@@ -269,8 +298,8 @@ class Assistant:
         if old.version == new.version:
             raise AssistantError(f"Both versions are {new.version}: choose two different versions with --from and --to.")
         return diff_versions(new.name, old.version, new.version, self.store.sentences(old.id),
-                             self.store.sentences(new.id), glance(self.answer_pipeline, old),
-                             glance(self.answer_pipeline, new))
+                             self.store.sentences(new.id), glance_rows(self.profile(old)),
+                             glance_rows(self.profile(new)))
 
     # -- questions --------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ Loads the models once (not timed), then ingests `--pages` corpus pages, drawn wi
 temporary store, timing each stage through the pipeline's own parts: parse (HTML → blocks), split
 (blocks → sentences), embed / tag practices / read facts (`SentenceTagging.run`, timed by the progress
 reports it gives between its stages, so any backend that reports them is measured the same way),
-store (FAISS index + SQLite). Prints per stage the median and range over pages of seconds per 1,000
+store (FAISS index + SQLite, the privacy profile computed and stored in the same transaction). Prints per stage the median and range over pages of seconds per 1,000
 sentences. The yardstick, measured in the same run: the embedder alone on the same sentences.
 """
 from __future__ import annotations
@@ -59,7 +59,8 @@ def time_page(assistant: Assistant, page: Path, name: str) -> dict[str, float]:
     tagged = assistant.ingest_pipeline.tagging().run(policy, clock)
     t3 = time.perf_counter()
     assistant.store.add_version_if_new(name, str(page), hashlib.sha256(raw).hexdigest(), tagged.policy,
-                                       SentenceIndex.build(tagged.vectors), TAGGING_PIPELINE)
+                                       SentenceIndex.build(tagged.vectors), TAGGING_PIPELINE,
+                                       profile=assistant._profile_maker)  # as ingest stores it
     t4 = time.perf_counter()
     practices = clock.marks.get("tagging practices", t3)
     facts = clock.marks.get("reading facts", t3)
@@ -86,6 +87,7 @@ def main() -> int:
         started = time.perf_counter()
         tagging = assistant.ingest_pipeline.tagging()
         tagging.run(build_policy(parse_bytes(b"<p>We collect your email address.</p>", "html", "warm-up")))
+        _ = assistant._profile_maker  # loads the profile's question models, and its 16 questions embedded
         print(f"models loaded and warmed up in {time.perf_counter() - started:.1f} s (not counted)", file=sys.stderr)
         results = []
         for index, row in enumerate(chosen):

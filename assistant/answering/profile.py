@@ -1,25 +1,123 @@
-"""The policy at a glance: the verdict on each facet's plain question ("Do they sell my personal
-information?"), decided by the same stages as `ask`, with the sentence that supports it."""
+"""The privacy profile of a policy version: for each facet, the verdict on its plain question ("Do they sell
+my personal information?") decided by the same stages as `ask`, with the sentence that supports it, and every
+sentence that addresses the facet with its stance (does / does not / only under a condition) and the value it
+states (a period, a link or address, a minimum age, data types).
+
+Computed at ingest, inside the transaction that stores the version, and stored (`Store.profile`); `label`,
+`compare` and `diff` read it. `profile_rules` keys the rules that made it: a stored profile with another key
+(written by older code) is computed again on first read and stored in its place.
+"""
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from collections.abc import Iterable
+from dataclasses import asdict
+from functools import cache
 
-from assistant.answering.label import GlanceRow
+from assistant.answering.label import GlanceRow, attribute, informative, role
 from assistant.answering.pipeline import AnswerPipeline
-from assistant.answering.verdict import NOT_STATED
-from assistant.foundation.types import PolicyVersion
-from assistant.understanding.facets import GLANCE_QUESTIONS
+from assistant.answering.selection import SelectionParameters
+from assistant.answering.verdict import _PERIOD, NOT_STATED, stance
+from assistant.foundation.resources import package_path
+from assistant.foundation.types import FacetProfile, FacetSentence, PolicyProfile, PolicyVersion, Sentence
+from assistant.understanding.facets import BY_NAME, GLANCE_QUESTIONS
+
+# What the profile's verdicts depend on, besides the stored sentences: the answering and understanding rules,
+# the retrieval's calibration, the selection parameters and the question models' releases. Any change to one
+# of these files changes `profile_rules`, and stored profiles are computed again when next read.
+_RULE_SOURCES = ("answering", "understanding", "retrieval")
+_RULE_WEIGHTS = ("selection.json", "question_classifier/manifest.json", "retriever/manifest.json",
+                 "retriever/config.json")
+
+_LINK = re.compile(r"\bhttps?://[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]|\bwww\.[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]|"
+                   r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b", re.IGNORECASE)
+_AGE = re.compile(r"\b(?:under|younger than|below|over|older than|at least)\s+(?:the\s+age\s+of\s+)?\d{1,2}\b"
+                  r"(?:\s+years?(?:\s+of\s+age|\s+old)?)?|\b\d{1,2}\s+years?\s+(?:of\s+age|old)\b", re.IGNORECASE)
+_DATA_ROLES = {"data-collected", "data-shared", "data-retained", "data-protected"}
+_NO_TYPE = {"general", "other"}  # PolicyIE's attributes for data of no stated type
+# Which value a facet's sentences state, when any.
+_LINK_FACETS = frozenset({"opt_out_ads", "deletion", "access_correction", "contact_dpo"})
+_DATA_FACETS = frozenset({"sale", "sharing_advertisers", "sharing_third_parties", "law_enforcement",
+                          "collection_location", "international_transfer", "ai_training"})
+
+
+@cache
+def _static_rules() -> str:
+    digest = hashlib.sha256()
+    package = package_path()
+    for folder in _RULE_SOURCES:
+        for path in sorted((package / folder).glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for name in _RULE_WEIGHTS:
+        path = package / "weights" / name
+        digest.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b""))
+    digest.update(json.dumps(GLANCE_QUESTIONS).encode())
+    return digest.hexdigest()
+
+
+def profile_rules(parameters: SelectionParameters) -> str:
+    """The key of the rules a profile is computed by: the rule sources, the weights and the selection
+    parameters (read without loading any model)."""
+    tuned = json.dumps(asdict(parameters), sort_keys=True)
+    return "profile v1 " + hashlib.sha256((_static_rules() + tuned).encode()).hexdigest()[:16]
+
+
+def prepare(pipeline: AnswerPipeline) -> None:
+    """Understand and embed the profile's fixed questions now (the pipeline keeps them for the process)."""
+    for question in GLANCE_QUESTIONS.values():
+        pipeline.search.query_vector(pipeline.understanding.run(question).text)
+
+
+def compute_profile(pipeline: AnswerPipeline, version: PolicyVersion) -> PolicyProfile:
+    """The version's profile: one row per facet, in label order (each facet's plain question decided by the
+    answering stages), with the sentences that address the facet."""
+    sentences = pipeline.search.sentences(version)
+    rows = []
+    for facet_name, question in GLANCE_QUESTIONS.items():
+        ranking, verdict = pipeline.decide(question, version)
+        support = ranking.ranked[verdict.support].sentence if verdict.support is not None else None
+        facet = BY_NAME[facet_name]
+        addressing = tuple(FacetSentence(s.ordinal, stance(s, facet), stated_value(facet_name, s))
+                           for s in sentences if facet.addressed_by(s.text))
+        value = stated_value(facet_name, support) if support else None
+        if value is None and verdict.verdict != NOT_STATED:
+            value = next((s.value for s in addressing if s.value), None)
+        rows.append(FacetProfile(facet_name, question, verdict.verdict or NOT_STATED, verdict.headline,
+                                 support.ordinal if support else None, support.text if support else None, value,
+                                 addressing))
+    return PolicyProfile(profile_rules(pipeline.parameters), tuple(rows))
+
+
+def stated_value(facet: str, sentence: Sentence) -> str | None:
+    """What a sentence states for the facet, verbatim: a period (retention), a link or e-mail address (opt-out,
+    deletion, access, contact), a minimum age (children), the data types PolicyIE read (sale, sharing,
+    collection …); None when it states none."""
+    text = sentence.text
+    if facet == "retention":
+        found = _PERIOD.search(text)
+    elif facet in _LINK_FACETS:
+        found = _LINK.search(text)
+    elif facet == "children":
+        found = _AGE.search(text)
+    elif facet in _DATA_FACETS and sentence.facts is not None:
+        types = dict.fromkeys(attribute(s) for s in sentence.facts.slots
+                              if role(s) in _DATA_ROLES and informative(s) and attribute(s) not in _NO_TYPE)
+        return ", ".join(types) or None
+    else:
+        return None
+    return found.group() if found else None
+
+
+def glance_rows(profile: PolicyProfile, facets: Iterable[str] | None = None) -> list[GlanceRow]:
+    """The label's at-a-glance rows from a profile (only `facets`, when given), in label order."""
+    wanted = None if facets is None else set(facets)
+    return [GlanceRow(f.facet, f.question, f.verdict, f.headline, f.sentence_id, f.quote)
+            for f in profile.facets if wanted is None or f.facet in wanted]
 
 
 def glance(pipeline: AnswerPipeline, version: PolicyVersion, facets: Iterable[str] | None = None) -> list[GlanceRow]:
-    """One row per facet, in label order (only `facets`, when given)."""
-    wanted = set(GLANCE_QUESTIONS if facets is None else facets)
-    rows = []
-    for facet, question in GLANCE_QUESTIONS.items():
-        if facet not in wanted:
-            continue
-        ranking, verdict = pipeline.decide(question, version)
-        support = ranking.ranked[verdict.support].sentence if verdict.support is not None else None
-        rows.append(GlanceRow(facet, question, verdict.verdict or NOT_STATED, verdict.headline,
-                              support.ordinal if support else None, support.text if support else None))
-    return rows
+    """One row per facet, in label order (only `facets`, when given), computed now (not read from the store)."""
+    return glance_rows(compute_profile(pipeline, version), facets)
+

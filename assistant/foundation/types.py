@@ -153,6 +153,38 @@ class Provenance:
 
 
 @dataclass(frozen=True)
+class FacetSentence:
+    """A sentence that addresses a facet in the privacy profile: its stance and the value it states."""
+
+    ordinal: int
+    stance: str  # yes (does) | no (does not) | conditional (only under a condition)
+    value: str | None = None  # verbatim: a period, a link or address, a minimum age, data types (None: none)
+
+
+@dataclass(frozen=True)
+class FacetProfile:
+    """One facet of a policy version's privacy profile: the verdict on its plain question, the sentence that
+    supports it, and every sentence that addresses it."""
+
+    facet: str
+    question: str
+    verdict: str  # yes | no | conditional | not_stated
+    headline: str
+    sentence_id: int | None  # the supporting sentence (None when not stated)
+    quote: str | None  # that sentence, verbatim
+    value: str | None = None  # the value the supporting sentence (else the first addressing one) states
+    sentences: tuple[FacetSentence, ...] = ()
+
+
+@dataclass(frozen=True)
+class PolicyProfile:
+    """A version's privacy profile, one row per facet in label order; `rules` names the rules that made it."""
+
+    rules: str
+    facets: tuple[FacetProfile, ...]
+
+
+@dataclass(frozen=True)
 class Evidence:
     """A policy sentence offered as support for an answer."""
 

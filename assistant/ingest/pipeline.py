@@ -17,7 +17,7 @@ from assistant.ingest.fetch import FetchedPage, FetchLimits, default_name, fetch
 from assistant.ingest.html_content import loss_warning
 from assistant.ingest.parsing import load_document, parse_bytes, parse_upload, upload_name
 from assistant.ingest.screening import Screening, screen, visible_text
-from assistant.store.database import Store
+from assistant.store.database import ProfileMaker, Store
 from assistant.store.index import SentenceIndex
 
 if TYPE_CHECKING:  # tagging imports the models (torch, seconds): a bad file is refused before that
@@ -45,14 +45,18 @@ class IngestPipeline:
     so re-ingesting identical content loads no model."""
 
     def __init__(self, store: Store, tagging: Callable[[], SentenceTagging], max_bytes: int,
-                 fetch_limits: FetchLimits | None = None, limits: IngestLimits | None = None) -> None:
+                 fetch_limits: FetchLimits | None = None, limits: IngestLimits | None = None,
+                 profile: Callable[[], ProfileMaker] | None = None) -> None:
         """`limits` bound what one ingest may cost (`IngestLimits`): what is over one is refused before
-        the costly work, and an ingest that runs past its time budget stops with the store unchanged."""
+        the costly work, and an ingest that runs past its time budget stops with the store unchanged.
+        `profile` gives what computes a new version's privacy profile, which is stored in the same transaction
+        as the version; like `tagging`, it is called only when there is something to store (it loads models)."""
         self.store = store
         self.tagging = tagging
         self.max_bytes = max_bytes
         self.fetch_limits = fetch_limits or FetchLimits(max_bytes)
         self.limits = limits or IngestLimits()
+        self.profile = profile
 
     def run(self, path: Path, name: str | None = None, progress: ProgressCallback | None = None,
             force: bool = False) -> IngestResult:
@@ -147,8 +151,10 @@ class IngestPipeline:
         deadline = deadline or Deadline(self.limits.max_seconds)
         tagged = self.tagging().run(policy, progress, deadline)
         deadline.check("tagging")
+        profile = self.profile() if self.profile else None  # its models load here, not inside the transaction
         return self.store.add_version_if_new(
-            name, source, sha256, tagged.policy, SentenceIndex.build(tagged.vectors), TAGGING_PIPELINE, provenance)
+            name, source, sha256, tagged.policy, SentenceIndex.build(tagged.vectors), TAGGING_PIPELINE, provenance,
+            profile)
 
     def _unchanged(self, existing: PolicyVersion, name: str, started: float) -> IngestResult:
         """Identical content is stored already: nothing to do, unless its index is damaged (then rebuilt)."""

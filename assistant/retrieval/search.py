@@ -2,6 +2,8 @@
 policy version's FAISS index."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from assistant.foundation.types import PolicyVersion, Sentence
@@ -19,9 +21,12 @@ class SentenceSearch:
     that they match (a damaged index is a one-line error that names `assistant repair`).
     """
 
-    def __init__(self, store: Store, retriever: Embedder) -> None:
+    def __init__(self, store: Store, retriever: Embedder, remember: Iterable[str] = ()) -> None:
+        """The questions in `remember` (the privacy profile's fixed ones) are embedded once per process."""
         self.store = store
         self.retriever = retriever
+        self._remember = frozenset(remember)
+        self._queries: dict[str, np.ndarray] = {}
         # Per policy version, keyed by its index file name (a UUID: never reused, unlike row ids).
         self._indexes: dict[str, SentenceIndex] = {}
         self._sentences: dict[str, list[Sentence]] = {}
@@ -46,13 +51,23 @@ class SentenceSearch:
         anything: they get NO_MATCH_LOGIT.
         """
         sentences = self.sentences(version)
-        query = self.retriever.encode([question])[0]
+        query = self.query_vector(question)
         calibration = self.retriever.config["calibration"]
         logits = np.full(len(sentences), NO_MATCH_LOGIT)
         for ordinal, cosine in self._indexes[version.index_file].search(query, len(sentences)):
             if not is_question(sentences[ordinal - 1].text):
                 logits[ordinal - 1] = calibration["slope"] * cosine + calibration["intercept"]
         return logits
+
+
+    def query_vector(self, question: str) -> np.ndarray:
+        """The retriever's embedding of `question` (kept when it is one to remember)."""
+        if question in self._queries:
+            return self._queries[question]
+        query = self.retriever.encode([question])[0]
+        if question in self._remember:
+            self._queries[question] = query
+        return query
 
 
 def is_question(text: str) -> bool:

@@ -18,17 +18,29 @@ import json
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from assistant.foundation.errors import DamagedIndexError, StoreError, UnknownPolicyError
-from assistant.foundation.types import Facts, ParsedPolicy, PolicyVersion, Provenance, Sentence
+from assistant.foundation.types import (
+    FacetProfile,
+    FacetSentence,
+    Facts,
+    ParsedPolicy,
+    PolicyProfile,
+    PolicyVersion,
+    Provenance,
+    Sentence,
+)
 from assistant.store.cross_index import CrossIndex, versions_key
 from assistant.store.failures import DATABASE_FILE, reported
 from assistant.store.index import SentenceIndex, rows_in_header, temporary_path, write_atomically
+
+# Computes a version's privacy profile from the version as stored (see `add_version`).
+ProfileMaker = Callable[[PolicyVersion], PolicyProfile]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS policies (
@@ -69,6 +81,30 @@ CREATE TABLE IF NOT EXISTS sentences (
 CREATE TABLE IF NOT EXISTS index_files (  -- every index file the store created or is about to create
     name TEXT PRIMARY KEY,
     created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS profiles (  -- a version's privacy profile (answering/profile.py), stored at ingest
+    version_id INTEGER PRIMARY KEY REFERENCES versions(id) ON DELETE CASCADE,
+    rules TEXT NOT NULL,  -- the key of the rules that computed it (profile.PROFILE_RULES): another is stale
+    computed_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS profile_facets (  -- one row per facet, in label order
+    version_id INTEGER NOT NULL REFERENCES profiles(version_id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    facet TEXT NOT NULL,
+    question TEXT NOT NULL,
+    verdict TEXT NOT NULL,  -- yes | no | conditional | not_stated
+    headline TEXT NOT NULL,
+    sentence_id INTEGER,  -- the supporting sentence's ordinal (NULL: not stated); its text is the quote
+    value TEXT,  -- the value it states (a period, a link, a minimum age, data types)
+    PRIMARY KEY (version_id, facet)
+);
+CREATE TABLE IF NOT EXISTS profile_sentences (  -- every sentence that addresses a facet
+    version_id INTEGER NOT NULL REFERENCES profiles(version_id) ON DELETE CASCADE,
+    facet TEXT NOT NULL,
+    ordinal INTEGER NOT NULL,
+    stance TEXT NOT NULL,  -- yes | no | conditional
+    value TEXT,
+    PRIMARY KEY (version_id, facet, ordinal)
 );
 CREATE TABLE IF NOT EXISTS cross_indexes (  -- the index over every latest version's sentences (at most one row)
     name TEXT PRIMARY KEY,  -- its file in indexes/, also named in index_files
@@ -314,6 +350,24 @@ class Store:
         return [_sentence(row) for row in rows]
 
     @reported
+    def profile(self, version: PolicyVersion) -> PolicyProfile | None:
+        """The version's stored privacy profile (None: none stored, e.g. a store written before profiles)."""
+        row = self.db.execute("SELECT rules FROM profiles WHERE version_id = ?", (version.id,)).fetchone()
+        if row is None:
+            return None
+        addressing: dict[str, list[FacetSentence]] = {}
+        for facet, ordinal, stance, value in self.db.execute(
+                "SELECT facet, ordinal, stance, value FROM profile_sentences WHERE version_id = ? "
+                "ORDER BY facet, ordinal", (version.id,)):
+            addressing.setdefault(facet, []).append(FacetSentence(ordinal, stance, value))
+        facets = self.db.execute(
+            """SELECT f.facet, f.question, f.verdict, f.headline, f.sentence_id, s.text, f.value
+               FROM profile_facets f LEFT JOIN sentences s ON s.version_id = f.version_id AND s.ordinal = f.sentence_id
+               WHERE f.version_id = ? ORDER BY f.position""", (version.id,))
+        return PolicyProfile(row[0], tuple(FacetProfile(*columns, tuple(addressing.get(columns[0], ())))
+                                           for columns in facets))
+
+    @reported
     def pipeline(self, version: PolicyVersion) -> str:
         """The ingest pipeline that produced a stored version (see `assistant.ingest.tagging.TAGGING_PIPELINE`)."""
         return self.db.execute("SELECT embedder FROM versions WHERE id = ?", (version.id,)).fetchone()[0]
@@ -397,20 +451,22 @@ class Store:
 
     def add_version(
         self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str,
-        provenance: Provenance | None = None,
+        provenance: Provenance | None = None, profile: ProfileMaker | None = None,
     ) -> PolicyVersion:
         """Store a new version of `name` (version 1 for a new name) with its index, all or nothing.
 
         `embedder` names the ingest pipeline (embedder and taggers) that produced the version. A fetched
         policy's `source_path` is the final URL; `provenance` says what was asked for, when, in which language
-        and how much of the page was kept.
+        and how much of the page was kept. `profile`, when given, computes the version's privacy profile inside
+        the transaction that stores it (it reads the version through this store, uncommitted): the profile is
+        stored with the version or, when it fails, neither is.
         """
-        return self.add_version_if_new(name, source_path, sha256, policy, index, embedder, provenance)[0]
+        return self.add_version_if_new(name, source_path, sha256, policy, index, embedder, provenance, profile)[0]
 
     @reported
     def add_version_if_new(
         self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str,
-        provenance: Provenance | None = None,
+        provenance: Provenance | None = None, profile: ProfileMaker | None = None,
     ) -> tuple[PolicyVersion, bool]:
         """Like `add_version`, but when the latest version of `name` already has this sha256 and
         pipeline (e.g. an identical ingest finished meanwhile), return it and write nothing.
@@ -421,7 +477,7 @@ class Store:
             if latest and latest.sha256 == sha256 and self.pipeline(latest) == embedder:
                 return latest, False
             number = self._add_version_locked(name, source_path, sha256, policy, index, embedder,
-                                              provenance or Provenance())
+                                              provenance or Provenance(), profile)
         return self.get_version(name, number), True
 
     def _latest_or_none(self, name: str) -> PolicyVersion | None:
@@ -432,7 +488,7 @@ class Store:
 
     def _add_version_locked(
         self, name: str, source_path: str, sha256: str, policy: ParsedPolicy, index: SentenceIndex, embedder: str,
-        provenance: Provenance,
+        provenance: Provenance, profile: ProfileMaker | None = None,
     ) -> int:
         index_file = self._claim_index_file()
         try:
@@ -463,12 +519,46 @@ class Store:
                       json.dumps(s.facts.to_dict()) if s.facts else None, json.dumps(s.practice_scores), s.page)
                      for s in policy.sentences],
                 )
+                if profile is not None:
+                    self._insert_profile(db, version_id, profile(self.get_version(name, number)))
         except BaseException:
             self._release_index_file(index_file)
             raise
         for old in stale:
             self._release_index_file(old)
         return number
+
+    @staticmethod
+    def _insert_profile(db: sqlite3.Connection, version_id: int, profile: PolicyProfile) -> None:
+        """Inside a writer's transaction: replace the version's stored profile with `profile`."""
+        db.execute("DELETE FROM profiles WHERE version_id = ?", (version_id,))  # cascades to its rows
+        db.execute("INSERT INTO profiles (version_id, rules, computed_at) VALUES (?, ?, ?)",
+                   (version_id, profile.rules, _now()))
+        db.executemany(
+            "INSERT INTO profile_facets (version_id, position, facet, question, verdict, headline, sentence_id, "
+            "value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(version_id, position, f.facet, f.question, f.verdict, f.headline, f.sentence_id, f.value)
+             for position, f in enumerate(profile.facets)])
+        db.executemany(
+            "INSERT INTO profile_sentences (version_id, facet, ordinal, stance, value) VALUES (?, ?, ?, ?, ?)",
+            [(version_id, f.facet, s.ordinal, s.stance, s.value) for f in profile.facets for s in f.sentences])
+
+    def save_profile(self, version: PolicyVersion, profile: PolicyProfile) -> bool:
+        """Keep `profile` as the version's stored profile (computed on first read for a version stored without
+        one, or by older rules). Best effort, like the cross index: never waits for another writer and never
+        raises for the environment (the caller goes on with the profile in memory); says whether it was kept."""
+        try:
+            with self._writer_lock(wait=False) as acquired:
+                if not acquired or self.database_problem():
+                    return False
+                with self._transaction() as db:
+                    if db.execute("SELECT 1 FROM versions WHERE id = ? AND index_file = ?",
+                                  (version.id, version.index_file)).fetchone() is None:
+                        return False  # removed (or its index replaced) meanwhile
+                    self._insert_profile(db, version.id, profile)
+                return True
+        except (OSError, sqlite3.Error, StoreError):
+            return False
 
     def _policy_id(self, db: sqlite3.Connection, name: str) -> int:
         row = db.execute("SELECT id FROM policies WHERE name = ?", (name,)).fetchone()

@@ -2,6 +2,7 @@
 OPP-115 practices is it about?"""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from assistant.models.questions.data import ANSWERABLE
@@ -34,12 +35,24 @@ class UnderstoodQuestion:
 class QuestionUnderstanding:
     """Stage: question text → `UnderstoodQuestion` (base-model embedding, then the linear classifiers)."""
 
-    def __init__(self, embedder: Embedder, classifier: QuestionClassifier, category_confidence: float) -> None:
+    def __init__(self, embedder: Embedder, classifier: QuestionClassifier, category_confidence: float,
+                 remember: Iterable[str] = ()) -> None:
+        """The questions in `remember` (the privacy profile's fixed ones) are understood once per process."""
         self.embedder = embedder
         self.classifier = classifier
         self.category_confidence = category_confidence
+        self._remember = frozenset(remember)
+        self._remembered: dict[str, UnderstoodQuestion] = {}
 
     def run(self, question: str) -> UnderstoodQuestion:
+        if question in self._remembered:
+            return self._remembered[question]
+        understood = self._understand(question)
+        if question in self._remember:
+            self._remembered[question] = understood
+        return understood
+
+    def _understand(self, question: str) -> UnderstoodQuestion:
         text = validate_question(question)
         kind, facet = question_type(text), facet_of(text)
         facet_name = facet.name if facet else None
