@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import importlib
 import json
 import os
 import re
@@ -26,7 +27,8 @@ from assistant.understanding.facets import FACETS
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "heldout_policies.py"
 MIRRORS = Path(os.environ.get("HELDOUT_MIRRORS", "/work/.mirror"))
-SETS = {"heldout": "answers_heldout.jsonl", "heldout2": "answers_heldout2.jsonl"}
+SETS = {"heldout": "answers_heldout.jsonl", "heldout2": "answers_heldout2.jsonl", "heldout3": "answers_heldout3.jsonl"}
+LABEL_MODULES = {"heldout2": "lab.heldout2_labels", "heldout3": "lab.heldout3_labels"}
 
 
 def _index(name: str) -> list[dict[str, str]]:
@@ -61,17 +63,27 @@ def test_index_and_questions_agree(name):
     assert len(items) == len(rows)
 
 
-def test_second_set_is_written_by_its_label_module():
-    from lab.heldout2_labels import LABELS, QUESTIONS
-
-    rows = _rows("heldout2")
-    assert len(rows) == len(LABELS) * len(QUESTIONS)
+@pytest.mark.parametrize("name", LABEL_MODULES)
+def test_set_is_written_by_its_label_module(name):
+    module = importlib.import_module(LABEL_MODULES[name])
+    rows = _rows(name)
+    assert len(rows) == len(module.LABELS) * len(module.QUESTIONS)
     for r in rows:
-        verdict, evidence, ambiguous, note = LABELS[r["policy_file"]][r["facet"]]
+        verdict, evidence, ambiguous, note = module.LABELS[r["policy_file"]][r["facet"]]
         assert (r["question"], r["verdict"], r["evidence"], r["ambiguous"], r["note"]) == (
-            QUESTIONS[r["facet"]], verdict, evidence, ambiguous, note)
-    first = {q for q in (r["question"] for r in _rows("heldout"))}
-    assert not first & {r["question"] for r in rows}  # worded differently from the first set
+            module.QUESTIONS[r["facet"]], verdict, evidence, ambiguous, note)
+    dev = ROOT / "assistant" / "evaluation" / "data" / "answers_dev.jsonl"
+    earlier = {json.loads(line)["question"] for line in dev.read_text(encoding="utf-8").splitlines()}
+    for other in SETS:
+        if other != name and list(SETS).index(other) < list(SETS).index(name):
+            earlier |= {r["question"] for r in _rows(other)}
+    assert not earlier & {r["question"] for r in rows}  # worded differently from every earlier set
+
+
+def test_third_set_shares_no_policy_with_the_earlier_sets():
+    third = {(row["repository"], row["path"]) for row in _index("heldout3")}
+    earlier = {(row["repository"], row["path"]) for name in ("heldout", "heldout2") for row in _index(name)}
+    assert not third & earlier
 
 
 def _mirrored(name: str) -> bool:
@@ -98,7 +110,7 @@ def test_rebuild_writes_the_pinned_policies_that_parse_as_labelled(name, tmp_pat
         texts = {sentence.text for sentence in sentences}
         for r in (r for r in rows if r["policy_file"] == row["file"]):
             assert set(r["evidence_text"]) <= texts, (row["file"], r["facet"])  # what the harness matches quotes to
-            if name == "heldout2":  # labelled with today's parser: the numbers still point at the labelled text
+            if name in LABEL_MODULES:  # labelled with today's parser: the numbers still point at the labelled text
                 assert [sentences[n - 1].text for n in r["evidence"]] == r["evidence_text"], (row["file"], r["facet"])
 
 
