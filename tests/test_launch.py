@@ -40,7 +40,7 @@ def test_a_bad_server_setting_is_left_to_the_command_to_report(monkeypatch, tmp_
     monkeypatch.setenv("ASSISTANT_SERVER", "ftp://example")
     assert not _answers_in_process(["ask", "Do they sell my data?"])
     env = cli_env(tmp_path, ASSISTANT_SERVER="ftp://example")
-    done = subprocess.run([sys.executable, "-m", "assistant", "ask", "Do they sell my data?"], env=env,
+    done = subprocess.run([sys.executable, "-m", "assistant.frontends.launch", "ask", "Do they sell my data?"], env=env,
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode != 0
     assert "ASSISTANT_SERVER='ftp://example' is not a server address" in done.stderr

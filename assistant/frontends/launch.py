@@ -1,4 +1,4 @@
-"""The `assistant` command's entry point (`python -m assistant` too): starts loading the question's models
+"""The `assistant` command's entry point (`python -m assistant.frontends.launch` too): starts loading the question's models
 before the command line is even parsed, when the command will answer a question in this process.
 
 `assistant ask` from a fresh process spends its time importing Python modules and building three ONNX
@@ -17,15 +17,15 @@ QUESTION_MODELS = ("embedder", "retriever", "reader")  # what `ask` loads: quest
 
 def main() -> None:
     if _answers_in_process(sys.argv[1:]):
-        from assistant.models.runtime import preload
+        from assistant.models.runtime import preload  # lazy: only for a question answered here
 
         preload(QUESTION_MODELS)
     try:
-        from assistant.frontends.cli import main as run_command_line
+        from assistant.frontends.cli import main as run_command_line  # lazy: after the preload has started
 
         run_command_line()
     finally:
-        from assistant.models.runtime import wait_for_preload
+        from assistant.models.runtime import wait_for_preload  # lazy: loaded already if a preload started
 
         wait_for_preload()
 
@@ -34,8 +34,8 @@ def _answers_in_process(arguments: list[str]) -> bool:
     """Whether these arguments ask a question that this process will answer itself."""
     if not arguments or arguments[0] != "ask" or {"--help", "-h"} & set(arguments):
         return False
-    from assistant.foundation.errors import AssistantError
-    from assistant.frontends.client import CONNECT_TIMEOUT, configured_server
+    from assistant.foundation.errors import AssistantError  # lazy: only for an `ask`
+    from assistant.frontends.client import CONNECT_TIMEOUT, configured_server  # lazy: only for an `ask`
 
     try:
         server = configured_server()
@@ -48,3 +48,7 @@ def _answers_in_process(arguments: list[str]) -> bool:
             return False  # something listens there: the command asks it first
     except OSError:
         return True
+
+
+if __name__ == "__main__":
+    main()

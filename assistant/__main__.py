@@ -1,4 +1,0 @@
-"""`python -m assistant`: the `assistant` command."""
-from assistant.frontends.launch import main
-
-main()
