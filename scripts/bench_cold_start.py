@@ -7,8 +7,8 @@ Ingests the bundled amazon.com policy into a temporary store, then runs
 in a fresh process, and prints the median wall time, CPU time and peak memory beside a yardstick measured
 in the same run: a process that only imports torch + transformers. Targets (issue 21): ≤ 2 s wall and
 ≤ 0.2 × the yardstick's wall time. The command runs as `python -m assistant.frontends.launch`, the
-same entry point as the installed `assistant` script (`frontends/launch.py`: the question's models load on a background thread
-while the command line is imported); the row "without the overlap" runs the command line module directly.
+same entry point as the installed `assistant` script (`frontends/launch.py`: the question's models
+load on a background thread while the command line is imported); the row "without the overlap" runs the command line module directly.
 `--torch` also measures the same ask with ASSISTANT_BACKEND=torch. The ONNX graphs come from the usual
 cache (exported first if missing, not timed). Python writes its bytecode caches during the uncounted
 warm-up run (as `pip install` does for an installed package), even where PYTHONDONTWRITEBYTECODE is set.
