@@ -73,13 +73,19 @@ def test_scores_match_hand_computed_values():
     assert result["macro_f1"] == round(66.7 / 4, 1)
 
 
+def test_words_split_like_the_corpus():
+    assert [w for w, _, _ in words("We don't share e-mail addresses of U.S. users with Amazon.com's partners.")] == [
+        "We", "do", "n't", "share", "e", "-", "mail", "addresses", "of", "U.S.", "users", "with", "Amazon.com",
+        "'s", "partners", "."]
+
+
 def test_spans_map_back_to_verbatim_character_offsets():
     sentence = "We do not share your e-mail address, or phone number with Acme, Inc."
     tokens = words(sentence)
-    tags = ["O"] * len(tokens)
     names = [t for t, _, _ in tokens]
-    start = names.index("your")
-    tags[start : start + 3] = ["B-NOT_SHARE", "I-NOT_SHARE", "I-NOT_SHARE"]
+    tags = ["O"] * len(tokens)
+    start, end = names.index("your"), names.index("address")
+    tags[start : end + 1] = ["B-NOT_SHARE"] + ["I-NOT_SHARE"] * (end - start)
     phone = names.index("phone")
     tags[phone : phone + 2] = ["B-NOT_SHARE", "I-NOT_SHARE"]
     spans = _spans(sentence, tokens, tags, "NOT_SHARE")

@@ -29,7 +29,9 @@ from assistant.models.runtime import GRAPHS, load_forward
 RELEASE_DIR = WEIGHTS_DIR / "piextract"
 LAYERS = ("COLLECT", "NOT_COLLECT", "SHARE", "NOT_SHARE")
 TAGS = ("O", "B", "I")  # per layer: the head's three scores
-_WORD = re.compile(r"\w+(?:[.'’@&/-]\w+)*|[^\w\s]")
+# spaCy-like words, as in the PI-Extract files: "do n't", "e - mail", "U.S.", "Amazon.com"
+_WORD = re.compile(r"\w+(?=n['’]t\b)|n['’]t\b|['’](?:s|ve|re|ll|d|m)\b|(?:[A-Za-z]\.){2,}|\w+(?:[.@/&]\w+)*|[^\w\s]",
+                   re.IGNORECASE)
 
 
 @dataclass(frozen=True)
