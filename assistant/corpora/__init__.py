@@ -10,7 +10,7 @@ from pathlib import Path
 from assistant.foundation.resources import cache_dir, package_path
 
 CORPORA_DIR = package_path("corpora", "archives")
-NAMES = ("opp115", "policyie", "policyqa", "privacyqa")
+NAMES = ("opp115", "piextract", "policyie", "policyqa", "privacyqa")
 
 
 def corpus_dir(name: str) -> Path:

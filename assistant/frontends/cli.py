@@ -447,6 +447,22 @@ def eval_policyie(
     console.print_json(data=result) if as_json else console.print(result)
 
 
+@eval_app.command("piextract")
+@_friendly_errors
+def eval_piextract(
+    split: Annotated[str, typer.Option(
+        help="PI-Extract split: test (the final report) or dev (10% of train, for tuning).")] = "test",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+    limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N sentences.")] = None,
+) -> None:
+    """Entity-level (exact span) P / R / F1 per tag (COLLECT, NOT_COLLECT, SHARE, NOT_SHARE) and overall
+    of the PI-Extract tagger (Bui et al. 2021, PrivacyGLUE's PI-Extract task)."""
+    from assistant.models.piextract.evaluate import evaluate  # lazy: see the module docstring
+
+    result = evaluate(_check_split(split, ("dev", "test")), limit=limit)
+    console.print_json(data=result) if as_json else console.print(result)
+
+
 @eval_app.command("policyqa")
 @_friendly_errors
 def eval_policyqa(
@@ -507,6 +523,15 @@ def train_questions() -> None:
 def train_policyie() -> None:
     """Fine-tune the PolicyIE intent + slot model into weights/policyie/ (resumes per epoch)."""
     from assistant.models.policyie.train import train_release  # lazy: see the module docstring
+
+    console.print(train_release(log=console.print))
+
+
+@train_app.command("piextract")
+@_friendly_errors
+def train_piextract() -> None:
+    """Fine-tune the PI-Extract tagger into weights/piextract/ (resumes per epoch)."""
+    from assistant.models.piextract.train import train_release  # lazy: see the module docstring
 
     console.print(train_release(log=console.print))
 

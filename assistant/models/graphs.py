@@ -39,6 +39,7 @@ class EmbeddingGraph(torch.nn.Module):
 
 def build_module(name: str, directory: Path | None) -> torch.nn.Module:
     """Model `name` in torch: the base encoder with `directory`'s release applied (eval mode)."""
+    from assistant.models.piextract.network import PIExtractModel  # each network on demand
     from assistant.models.policyie.network import PolicyIEModel  # each network on demand (and no import circle)
     from assistant.models.practices.network import PracticeModel  # each network on demand
     from assistant.models.reader.network import ReaderModel  # each network on demand
@@ -58,6 +59,8 @@ def build_module(name: str, directory: Path | None) -> torch.nn.Module:
         model = PolicyIEModel(bert, config["type_i_tags"], config["type_ii_tags"], crf=config.get("crf", False))
     elif name == "reader":
         model = ReaderModel(bert)
+    elif name == "piextract":
+        model = PIExtractModel(bert)
     else:
         raise ValueError(f"no model named {name!r}")
     load_task_state(model, state, directory)

@@ -40,12 +40,13 @@ GRAPHS = {
     "practices": Graph(_TEXT, ("logits",), WEIGHTS_DIR / "practice_categories"),
     "policyie": Graph(_TEXT, ("intent", "type_i", "type_ii"), WEIGHTS_DIR / "policyie"),
     "reader": Graph((*_TEXT, "token_type_ids"), ("start", "end"), WEIGHTS_DIR / "reader"),
+    "piextract": Graph(_TEXT, ("tags",), WEIGHTS_DIR / "piextract"),
 }
 # The precision `ASSISTANT_BACKEND=onnx` runs each model at: int8 only where the eval holds within
 # 0.5 points of torch (docs/results.md, "ONNX Runtime"); the embedders stay fp32 so that vectors match
 # the ones stored by earlier versions.
 SHIPPED_PRECISION = {"embedder": "fp32", "retriever": "fp32", "practices": "fp32", "policyie": "fp32",
-                     "reader": "int8"}
+                     "reader": "int8", "piextract": "fp32"}
 
 
 def precision(name: str) -> str:
