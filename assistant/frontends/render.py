@@ -197,6 +197,21 @@ def render_alignment_report(report: dict) -> Table:
     return table
 
 
+def render_attributes_report(report: dict) -> Table:
+    """`assistant eval attributes`: one row per attribute, our micro / macro F1 beside the majority baseline's."""
+    table = Table(title=Text(f"OPP-115 attribute heads, {report['split']} split (F1 in %; baseline: the "
+                             "most frequent train value)"))
+    for column in ("Unit", "Attribute", "Examples", "Micro F1", "Macro F1", "Baseline micro", "Baseline macro"):
+        table.add_column(column, overflow="fold")
+    for unit in ("segments", "sentences"):
+        for attribute, row in report[unit].items():
+            baseline = row["majority_baseline"]
+            table.add_row(unit, Text(attribute), str(row["examples"]), f"{row['micro_f1']:.1f}", f"{row['macro_f1']:.1f}",
+                          f"{baseline['micro_f1']:.1f}", f"{baseline['macro_f1']:.1f}")
+    table.caption = Text(report["polisis"])
+    return table
+
+
 def render_diff(diff: PolicyDiff) -> Group:
     """The facet changes in plain words, then the sentence changes by issue, each marked material or editorial."""
     heading = Text(f"{diff.policy}: version {diff.from_version} → version {diff.to_version}", style="bold cyan")
