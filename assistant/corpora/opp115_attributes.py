@@ -67,9 +67,9 @@ class AttributeExample:
         """Whether a majority marked one of the attribute's practices here."""
         return any(self.practices.get(p, 0.0) >= MAJORITY for p in ATTRIBUTES[attribute])
 
-    def gold(self, attribute: str) -> frozenset[str]:
-        """The values a majority of annotators gave."""
-        return frozenset(v for v, share in self.values.get(attribute, {}).items() if share >= MAJORITY)
+    def gold(self, attribute: str, min_share: float = MAJORITY) -> frozenset[str]:
+        """The values at least `min_share` of the annotators gave (by default a majority)."""
+        return frozenset(v for v, share in self.values.get(attribute, {}).items() if share >= min_share)
 
 
 def canonical_value(value: str | None) -> str | None:
@@ -157,6 +157,9 @@ def load_attribute_split(split: str, unit: str = "sentence", limit: int | None =
     return found
 
 
-def value_matrix(examples: Sequence[AttributeExample], attribute: str, values: list[str]) -> np.ndarray:
-    """(n, n_values) booleans: the majority gold values of `attribute` for each example."""
-    return np.array([[v in e.gold(attribute) for v in values] for e in examples], dtype=bool).reshape(len(examples), len(values))
+def value_matrix(examples: Sequence[AttributeExample], attribute: str, values: list[str],
+                 min_share: float = MAJORITY) -> np.ndarray:
+    """(n, n_values) booleans: the gold values of `attribute` for each example (given by at least
+    `min_share` of the annotators; by default a majority)."""
+    rows = [[v in e.gold(attribute, min_share) for v in values] for e in examples]
+    return np.array(rows, dtype=bool).reshape(len(examples), len(values))

@@ -38,17 +38,20 @@ def _majority_values(directory: Path) -> dict[str, str]:
 
 def score_attribute(classifier: AttributeClassifier, attribute: str, majority: str,
                     examples: list[AttributeExample], vectors: np.ndarray) -> dict:
-    """Scores of one head on the examples where its attribute applies with a gold value."""
+    """Scores of one head on the examples where its attribute applies with a gold value: with the TF-IDF
+    half mixed in (the texts known) and from the vectors alone."""
     head = classifier.heads[attribute]
     rows = [i for i, e in enumerate(examples) if e.applies(attribute) and e.gold(attribute)]
     values = list(head.values) + sorted({v for i in rows for v in examples[i].gold(attribute)} - set(head.values))
     gold = np.array([[v in examples[i].gold(attribute) for v in values] for i in rows], dtype=bool).reshape(len(rows), len(values))
-    predicted = np.zeros_like(gold)
+    mixed, alone = np.zeros_like(gold), np.zeros_like(gold)
     if rows:
-        predicted[:, : len(head.values)] = head.decide(head.probabilities(vectors[rows]), fallback=True)
+        terms = classifier.term_features([examples[i].text for i in rows])
+        mixed[:, : len(head.values)] = head.decide(head.probabilities(vectors[rows], terms), fallback=True, mixed=True)
+        alone[:, : len(head.values)] = head.decide(head.probabilities(vectors[rows]), fallback=True)
     baseline = np.zeros_like(gold)
     baseline[:, values.index(majority)] = True
-    return {"examples": len(rows), **f1_scores(gold, predicted),
+    return {"examples": len(rows), **f1_scores(gold, mixed), "vectors_alone": f1_scores(gold, alone),
             "majority_baseline": {"value": majority, **f1_scores(gold, baseline)}}
 
 
