@@ -65,12 +65,16 @@ def macro_f1(gold: np.ndarray, predicted: np.ndarray) -> float:
     return float(np.mean(scores)) if scores else 0.0
 
 
-def _fit(vectors: np.ndarray, gold: np.ndarray, c: float) -> tuple[np.ndarray, np.ndarray]:
+def _fit(features, gold: np.ndarray, c: float) -> tuple[np.ndarray, np.ndarray]:
     from sklearn.linear_model import LogisticRegression
 
     weights, intercepts = [], []
     for column in gold.T:
-        regression = LogisticRegression(C=c, max_iter=2000, class_weight="balanced").fit(vectors, column)
+        if column.all() or not column.any():  # one class only (small subsets): a constant
+            weights.append(np.zeros(features.shape[1]))
+            intercepts.append(10.0 if column.all() else -10.0)
+            continue
+        regression = LogisticRegression(C=c, max_iter=2000, class_weight="balanced").fit(features, column)
         weights.append(regression.coef_[0])
         intercepts.append(regression.intercept_[0])
     return np.asarray(weights, dtype=np.float32), np.asarray(intercepts, dtype=np.float32)
