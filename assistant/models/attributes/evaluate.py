@@ -51,8 +51,11 @@ def score_attribute(classifier: AttributeClassifier, attribute: str, majority: s
         alone[:, : len(head.values)] = head.decide(head.probabilities(vectors[rows]), fallback=True)
     baseline = np.zeros_like(gold)
     baseline[:, values.index(majority)] = True
+    per_value = {value: {"gold": int(gold[:, j].sum()), "f1": round(100 * 2 * float((gold[:, j] & mixed[:, j]).sum())
+                                                                     / max(1, int(gold[:, j].sum() + mixed[:, j].sum())), 1)}
+                 for j, value in enumerate(values)}
     return {"examples": len(rows), **f1_scores(gold, mixed), "vectors_alone": f1_scores(gold, alone),
-            "majority_baseline": {"value": majority, **f1_scores(gold, baseline)}}
+            "majority_baseline": {"value": majority, **f1_scores(gold, baseline)}, "per_value": per_value}
 
 
 def evaluate(split: str = "test", directory: Path = RELEASE_DIR, limit: int | None = None) -> dict:
