@@ -112,3 +112,21 @@ def test_a_denial_is_not_read_as_does(shipped, retriever):
     texts = [_sentence(policy, text).text for (policy, text), value in STANCE.items() if value == "Does Not"]
     for prediction in shipped.predict(retriever.encode(texts), texts):
         assert [value for value, _ in prediction["Does/Does Not"]] == ["Does Not"]
+
+
+def test_with_the_practice_tagger_s_categories_attributes_keep_to_their_practices(shipped, retriever):
+    from assistant.models.practices.model import PracticeClassifier
+
+    retention = _sentence("taylorswift.com", "for a reasonable period of time").text
+    denial = _sentence("mohegansun.com", "Mohegan Sun does not share or sell").text
+    texts = [retention, denial]
+    categories = PracticeClassifier.load().predict(texts)
+    assert "Data Retention" in categories[0] and "Third Party Sharing/Collection" in categories[1], categories
+    kept, everything = (shipped.predict(retriever.encode(texts), texts, categories=c) for c in (categories, None))
+    assert kept[0]["Retention Period"][0][0] == "Limited"
+    assert kept[1]["Does/Does Not"] == everything[1]["Does/Does Not"] and kept[1]["Does/Does Not"][0][0] == "Does Not"
+    assert "Retention Period" in everything[1] and "Retention Period" not in kept[1]  # a denial has no retention period
+    for attributes, tags in zip(kept, categories, strict=True):
+        assert all(set(shipped.practices[a]) & set(tags) for a in attributes)
+    with pytest.raises(ValueError, match="category sets"):
+        shipped.predict(retriever.encode(texts), categories=categories[:1])

@@ -4,8 +4,8 @@ One multi-label head per attribute (Does/Does Not, Personal Information Type, Pu
 Period, …; `assistant.corpora.opp115_attributes.ATTRIBUTES`): a logistic regression per value over the
 384-dim vector the retriever already stores for every sentence, so tagging costs a matrix product at
 ingest or label time. The heads are trained on sentences and segments where the attribute's practice
-applies, so a caller should read an attribute only for sentences the practice tagger puts in one of
-those practices (`ATTRIBUTES[attribute]`).
+applies, so an attribute means something only for sentences the practice tagger puts in one of those
+practices: pass the sentences' categories to `predict` and it keeps to them.
 
     assistant train attributes        # writes weights/attributes/ (about a minute after embedding)
     assistant eval attributes --split test [--json]
@@ -17,7 +17,7 @@ which reads the words the vectors blur ("not", "advertisers", "encryption").
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,9 +68,11 @@ class AttributeHead:
 class AttributeClassifier:
     """The attribute heads of a release, with the TF-IDF vocabulary their lexical halves share."""
 
-    def __init__(self, heads: dict[str, AttributeHead], terms: list[str] | None = None,
-                 idf: np.ndarray | None = None) -> None:
+    def __init__(self, heads: dict[str, AttributeHead], practices: dict[str, list[str]],
+                 terms: list[str] | None = None, idf: np.ndarray | None = None) -> None:
+        """`practices`: attribute → the OPP-115 practices whose sentences carry it."""
         self.heads = heads
+        self.practices = practices
         self.terms = terms
         self.idf = idf
         self._vectorizer = None
@@ -97,11 +99,11 @@ class AttributeClassifier:
                     config["lexical_shares"].get(attribute, 0.0))
             terms = [str(t) for t in saved["terms"]] if "terms" in saved else None
             idf = optional("idf")
-        return cls(heads, terms, idf)
+        return cls(heads, config["practices"], terms, idf)
 
     def save(self, directory: Path) -> None:
-        """Write `heads.npz` (no pickle) and `config.json` (attribute → its values, in head order; the
-        TF-IDF half's share of each head)."""
+        """Write `heads.npz` (no pickle) and `config.json` (attribute → its values, in head order; its
+        practices; the TF-IDF half's share of each head)."""
         directory.mkdir(parents=True, exist_ok=True)
         arrays: dict[str, np.ndarray] = {}
         for k, head in enumerate(self.heads.values()):
@@ -117,6 +119,7 @@ class AttributeClassifier:
             arrays["idf"] = self.idf.astype(np.float32)
         np.savez_compressed(directory / WEIGHTS_FILE, **arrays)
         config = {"attributes": {a: h.values for a, h in self.heads.items()},
+                  "practices": {a: self.practices[a] for a in self.heads},
                   "lexical_shares": {a: h.lexical_share for a, h in self.heads.items()}}
         (directory / CONFIG_FILE).write_text(json.dumps(config, indent=2) + "\n")
 
@@ -137,17 +140,25 @@ class AttributeClassifier:
         terms = self.term_features(texts) if texts is not None else None
         return {attribute: head.probabilities(vectors, terms) for attribute, head in self.heads.items()}
 
-    def predict(self, vectors: np.ndarray, texts: Sequence[str] | None = None,
-                fallback: bool = False) -> list[dict[str, list[tuple[str, float]]]]:
+    def predict(self, vectors: np.ndarray, texts: Sequence[str] | None = None, fallback: bool = False,
+                categories: Sequence[Collection[str]] | None = None) -> list[dict[str, list[tuple[str, float]]]]:
         """Per sentence vector, {attribute: [(value, probability), …]} for the values at or above their
         thresholds, most probable first (attributes with none left out; with `fallback`, each attribute
-        keeps at least its most probable value). With the sentences' `texts`, the TF-IDF half is mixed in."""
+        keeps at least its most probable value). With the sentences' `texts`, the TF-IDF half is mixed in.
+        With each sentence's practice `categories` (the practice tagger's labels), an attribute is given only
+        for sentences in one of its practices (`practices`), and there with at least its most probable value."""
         vectors = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+        if categories is not None and len(categories) != len(vectors):
+            raise ValueError(f"{len(categories)} category sets for {len(vectors)} vectors")
         mixed = texts is not None and self.terms is not None
         results: list[dict[str, list[tuple[str, float]]]] = [{} for _ in range(len(vectors))]
         for attribute, probabilities in self.probabilities(vectors, texts).items():
             head = self.heads[attribute]
-            chosen = head.decide(probabilities, fallback, mixed)
+            if categories is None:
+                chosen = head.decide(probabilities, fallback, mixed)
+            else:
+                applies = np.array([bool(set(self.practices[attribute]) & set(c)) for c in categories], dtype=bool)
+                chosen = head.decide(probabilities, True, mixed) & applies[:, None]
             for i in range(len(vectors)):
                 found = [(head.values[j], float(probabilities[i, j])) for j in np.flatnonzero(chosen[i])]
                 if found:

@@ -172,7 +172,7 @@ def train(directory: Path = RELEASE_DIR, limit: int | None = None, log: Callable
         heads[attribute], records[attribute] = trained
         log(f"{attribute}: {len(trained[0].values)} values, C={trained[1]['c']} / {trained[1]['lexical_c']}, "
             f"validation macro F1 {trained[1]['validation_macro_f1']}")
-    classifier = AttributeClassifier(heads, terms, idf)
+    classifier = AttributeClassifier(heads, {a: list(ATTRIBUTES[a]) for a in heads}, terms, idf)
     data = {
         "corpus": "OPP-115 attribute values (assistant/corpora/opp115_attributes.py) on the PrivacyGLUE majority split",
         "train": {unit: sum(e.unit == unit for e in train_examples) for unit in UNITS},
