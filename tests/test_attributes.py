@@ -3,6 +3,9 @@ a subset, and the shipped heads on real OPP-115 test sentences embedded by the r
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +19,7 @@ from assistant.corpora.opp115_attributes import (
 from assistant.corpora.practice_sentences import split_of
 from assistant.models.attributes.model import AttributeClassifier
 from assistant.models.attributes.train import train
+from tests.conftest import cli_env
 
 # OPP-115 test-split sentences (PrivacyGLUE majority split; (policy, part of the sentence)) and the value a
 # majority of annotators gave
@@ -130,3 +134,17 @@ def test_with_the_practice_tagger_s_categories_attributes_keep_to_their_practice
         assert all(set(shipped.practices[a]) & set(tags) for a in attributes)
     with pytest.raises(ValueError, match="category sets"):
         shipped.predict(retriever.encode(texts), categories=categories[:1])
+
+
+def test_cli_scores_the_heads_and_refuses_an_unknown_split(tmp_path):
+    assistant = str(Path(sys.executable).with_name("assistant"))
+    bad = subprocess.run([assistant, "eval", "attributes", "--split", "train"], capture_output=True, text=True,
+                         env=cli_env(tmp_path / "home"), timeout=120, check=False)
+    assert bad.returncode != 0 and bad.stderr.strip().splitlines() == [
+        "error: Unknown split 'train'; choose one of: validation, test."]
+    good = subprocess.run([assistant, "eval", "attributes", "--split", "validation"], capture_output=True, text=True,
+                          env=cli_env(tmp_path / "home"), timeout=600, check=False)
+    assert good.returncode == 0, good.stderr
+    assert "OPP-115 attribute heads, validation split" in good.stdout
+    for attribute in AttributeClassifier.load().attributes:
+        assert attribute in good.stdout
