@@ -37,6 +37,7 @@ from assistant.frontends.render import (
     render_alignment,
     render_alignment_report,
     render_answer,
+    render_attributes_report,
     render_comparison,
     render_diff,
     render_label,
@@ -398,6 +399,20 @@ def eval_answers(
     console.print_json(data=report.to_json()) if as_json else console.print(report.to_json())
 
 
+@eval_app.command("attributes")
+@_friendly_errors
+def eval_attributes(
+    split: Annotated[str, typer.Option(help="OPP-115 majority split: validation or test.")] = "test",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+) -> None:
+    """Per attribute (Does/Does Not, Purpose, Retention Period, …) micro / macro F1 of the OPP-115 attribute
+    heads on a split's segments and sentences, beside a majority-class baseline."""
+    from assistant.models.attributes.evaluate import evaluate  # lazy: see the module docstring
+
+    result = evaluate(_check_split(split, ("validation", "test")))
+    console.print_json(data=result) if as_json else console.print(render_attributes_report(result))
+
+
 @eval_app.command("categories")
 @_friendly_errors
 def eval_categories(
@@ -493,6 +508,15 @@ def eval_stance(
 
 train_app = typer.Typer(help="Reproduce the shipped fine-tuned weights (resumable).", no_args_is_help=True)
 app.add_typer(train_app, name="train")
+
+
+@train_app.command("attributes")
+@_friendly_errors
+def train_attributes() -> None:
+    """Fit the OPP-115 attribute heads over the retriever's vectors into weights/attributes/ (a few minutes)."""
+    from assistant.models.attributes.train import train  # lazy: see the module docstring
+
+    train(log=console.print)
 
 
 @train_app.command("categories")

@@ -197,6 +197,21 @@ def render_alignment_report(report: dict) -> Table:
     return table
 
 
+def render_attributes_report(report: dict) -> Table:
+    """`assistant eval attributes`: one row per attribute, our micro / macro F1 beside the majority baseline's."""
+    table = Table(title=Text(f"OPP-115 attribute heads, {report['split']} split (F1 in %; with the TF-IDF "
+                             "half, vectors alone, and the baseline: the most frequent train value)"))
+    for column in ("Unit", "Attribute", "Examples", "Micro / macro F1", "Vectors alone", "Baseline"):
+        table.add_column(column, overflow="fold")
+    for unit in ("segments", "sentences"):
+        for attribute, row in report[unit].items():
+            pairs = [f"{scores['micro_f1']:.1f} / {scores['macro_f1']:.1f}"
+                     for scores in (row, row["vectors_alone"], row["majority_baseline"])]
+            table.add_row(unit, Text(attribute), str(row["examples"]), *pairs)
+    table.caption = Text(report["polisis"])
+    return table
+
+
 def render_diff(diff: PolicyDiff) -> Group:
     """The facet changes in plain words, then the sentence changes by issue, each marked material or editorial."""
     heading = Text(f"{diff.policy}: version {diff.from_version} → version {diff.to_version}", style="bold cyan")
