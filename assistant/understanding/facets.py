@@ -178,10 +178,12 @@ FACETS = (
           _words(r"\b(?:child\w*|minors?|under (?:the )?(?:age (?:of )?)?1[0-9]|kids|COPPA|parental)\b"),
           "collects information from children", "does not knowingly collect information from children",
           denials_first=True,
-          # the headline speaks of collecting: a sentence that only sells, shares or addresses children answers
+          # the headline speaks of collecting: a sentence that only sells or shares children's data answers
           # another question ("We don't knowingly sell or share personal information of those under 16")
           also=_words(r"\b(?:collect\w*|gather\w*|obtain\w*|solicit\w*|receiv\w*|"
-                      r"process\w*|stor(?:e|es|ed|ing)|maintain\w*|(?:information|data) (?:from|about))\b"),
+                      r"process\w*|stor(?:e|es|ed|ing)|maintain\w*|(?:information|data) (?:from|about)|"
+                      # or does not let them in at all ("No one under age 13 is allowed to register")
+                      r"regist\w*|sign(?:ing)? up|allowed|permit\w*|accounts?)\b"),
           # collecting children's information, not whom the service is meant for
           preferred=_words(r"\b(?:collect\w*|gather\w*|knowingly|personal(?:ly identifiable)? (?:information|data))\b")),
     Facet("policy_changes", _words(r"\b(?:policy|notice)\b.*\b(?:change|changes|update\w*|modif\w*)|\b(?:change|"
