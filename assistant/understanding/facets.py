@@ -59,8 +59,10 @@ _YOUR_RIGHT = (r"\byou (?:can|may|could|have the right)\b|"
                r"\brequest(?:s|ing)? (?:that|to|the|a|an|your|deletion|access|correction|erasure)\b|\bright to\b|"
                r"\bask us\b|^\W*(?:have|request|ask)\b|"
                # a list of rights in the imperative: "Delete your Personal Data from our records."
-               r"^\W*(?:delete|erase|remove|rectify|correct|update|access|obtain|receive|port|restrict|object)\b"
-               r"(?:\s+(?:or|and|\w+,?)){0,3}\s+(?:your|the|a copy|any|personal|information|data)\b")
+               # (not what the company does: "Access and utilize your Personal Data …")
+               r"^\W*(?:delete|erase|remove|rectify|correct|update|access|obtain|receive|port|restrict|object)"
+               r"(?:,?\s+(?:or|and)\s+(?:delete|erase|remove|rectify|correct|update|access|obtain|receive))?"
+               r"\s+(?:your|a copy)\b")
 # Sharing verbs: the sentence says the data goes to someone, not only that someone is there.
 _HANDS_OVER = (r"\b(?:share[sd]?|sharing|disclos\w*|provide[sd]?(?! you\b)|transfer\w*|sell|sold|rent|give|release|"
                r"hand)\b")
@@ -134,7 +136,8 @@ FACETS = (
                            r"\byour right to|\brequest|\bask us to|^\W*(?:update|review|access|correct|rectify|obtain|receive))\W+(?:\w+\W+){0,4}?"
                            r"(?:access|correct\w*|update|edit|review|modify|change|rectif\w*|see|obtain|know)\b|"
                            # a list of rights in the imperative: "Access your Personal Data …"
-                           r"^\W*(?:access|rectify|correct|update|obtain|receive)\s+(?:\w+\s+){0,2}?(?:your|a copy)\b")),
+                           r"^\W*(?:access|rectify|correct|update|obtain|receive)(?:,?\s+(?:or|and)\s+(?:access|rectify|"
+                           r"correct|update|obtain|receive|delete|erase))?\s+(?:your|a copy)\b")),
     # before retention: "Is my data stored or processed in other countries?" asks where, not how long
     # where the data goes, not any "transfer" ("Do they transfer my data to third parties?" is about sharing)
     Facet("international_transfer", _words(r"\b(?:countr\w*|abroad|overseas|international\w*|cross-border|"
@@ -183,7 +186,8 @@ FACETS = (
           also=_words(r"\b(?:collect\w*|gather\w*|obtain\w*|solicit\w*|receiv\w*|"
                       r"process\w*|stor(?:e|es|ed|ing)|maintain\w*|(?:information|data) (?:from|about)|"
                       # or does not let them in at all ("No one under age 13 is allowed to register")
-                      r"regist\w*|sign(?:ing)? up|allowed|permit\w*|accounts?)\b"),
+                      r"(?:allowed|permitted|able|eligible) to (?:register|sign up|create an account|use)|"
+                      r"(?:not|never) (?:allow|permit)\w*|may not (?:register|sign up|create|use))\b"),
           # collecting children's information, not whom the service is meant for
           preferred=_words(r"\b(?:collect\w*|gather\w*|knowingly|personal(?:ly identifiable)? (?:information|data))\b")),
     Facet("policy_changes", _words(r"\b(?:policy|notice)\b.*\b(?:change|changes|update\w*|modif\w*)|\b(?:change|"
