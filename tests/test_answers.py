@@ -329,3 +329,30 @@ def test_an_item_of_a_list_of_rights_is_the_answer_not_a_purpose_that_mentions_t
                                BY_NAME["sharing_advertisers"])
     assert states_practice("Where we believe it is required in order to respond to subpoenas, court orders, or other "
                            "legal process, or to establish or exercise our legal rights", BY_NAME["law_enforcement"])
+
+
+@pytest.mark.parametrize(("question", "facet"), [
+    # "stored … in other countries" asks where the data goes, not how long it is kept (read as retention before)
+    ("Is my data stored or processed in other countries?", "international_transfer"),
+    ("Is my data sent outside the EU?", "international_transfer"),
+    ("Do they transfer my data to other countries?", "international_transfer"),
+    # a transfer to other companies is sharing, not a transfer abroad
+    ("Do they transfer my data to third parties?", "sharing_third_parties"),
+    # advertisers by other names
+    ("Is my data passed on to ad companies?", "sharing_advertisers"),
+    ("Do they send my data to marketers?", "sharing_advertisers"),
+    # access and correction in plain words
+    ("Can I get a copy of my data and fix anything that is wrong?", "access_correction"),
+])
+def test_questions_in_other_words_find_their_facet(question, facet):
+    assert facet_of(question).name == facet
+
+
+def test_a_sentence_that_only_sells_childrens_data_does_not_answer_whether_they_collect_it():
+    question = "Do they gather information about children?"
+    sold = "We don't knowingly sell or share personal information of those under 16."
+    ranking, verdict = _decided(question, [sold], [3.0])
+    assert verdict.verdict == "not_stated", verdict.headline
+    collected = "We do not knowingly collect personal data from children under 13."
+    ranking, verdict = _decided(question, [sold, collected], [3.0, 2.0])
+    assert verdict.verdict == "no" and ranking.ranked[verdict.support].sentence.text == collected, verdict.headline

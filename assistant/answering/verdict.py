@@ -30,8 +30,9 @@ MIN_STATEMENT_WORDS = 5
 # A sentence or list item ends with punctuation, or with an address to write to ("… contact details are: dpo@x.com").
 _CLOSED = re.compile(r"(?:[.!?;:][\"'”’)\]]*|\S+@\S+\.[a-z]{2,}|https?://\S+)\s*$", re.IGNORECASE)
 _TITLE_WORD = re.compile(r"\s[A-Z][a-z]")  # "… with advertisers (including Targeted Advertising)": a title's capitals
-# "A cookie is a small text file …", "Cookies are small pieces of information …": what a thing is, not a practice.
-_DEFINITION = re.compile(r"^\W*(?:an?\s+|the\s+)?(?:[\"“‘']?[\w-]+[\"”’']?\s+){1,3}(?:is|are)\s+(?:an?\s+|small\s+|"
+# "A cookie is a small text file …", "Cookies are small pieces of information …": what a thing is, not a practice,
+# also after the label of a list item ("Information from cookies & other technologies: A cookie is a string …").
+_DEFINITION = re.compile(r"^\W*(?:[^:.]{1,60}:\s+)?(?:an?\s+|the\s+)?(?:[\"“‘']?[\w-]+[\"”’']?\s+){1,3}(?:is|are)\s+(?:an?\s+|small\s+|"
                          r"tiny\s+|)(?:small|tiny|text|pieces?|piece|files?|data files?|electronic|unique|alphanumeric|"
                          r"strings?)\b", re.IGNORECASE)
 YES, NO, CONDITIONAL, NOT_STATED = "yes", "no", "conditional", "not_stated"

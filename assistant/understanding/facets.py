@@ -57,7 +57,12 @@ _NOT_PERSONAL = r"\baggregated?\b|\banonymi[sz]ed\b|\banonymous\b|\bde-?identifi
 # A sentence addressed to the user about what they can do ("you can …", "the right to …", "request …").
 _YOUR_RIGHT = (r"\byou (?:can|may|could|have the right)\b|"
                r"\brequest(?:s|ing)? (?:that|to|the|a|an|your|deletion|access|correction|erasure)\b|\bright to\b|"
-               r"\bask us\b|^\W*(?:have|request|ask)\b")
+               r"\bask us\b|^\W*(?:have|request|ask)\b|"
+               # a list of rights in the imperative: "Delete your Personal Data from our records."
+               # (not what the company does: "Access and utilize your Personal Data …")
+               r"^\W*(?:delete|erase|remove|rectify|correct|update|access|obtain|receive|port|restrict|object)"
+               r"(?:,?\s+(?:or|and)\s+(?:delete|erase|remove|rectify|correct|update|access|obtain|receive))?"
+               r"\s+(?:your|a copy)\b")
 # Sharing verbs: the sentence says the data goes to someone, not only that someone is there.
 _HANDS_OVER = (r"\b(?:share[sd]?|sharing|disclos\w*|provide[sd]?(?! you\b)|transfer\w*|sell|sold|rent|give|release|"
                r"hand)\b")
@@ -76,8 +81,10 @@ FACETS = (
           not_about=_words(r"\b(?:merger|acquisition|acquired|bankruptcy|reorgani[sz]ation|divestiture|"
                            r"(?:sale|sell|sold) (?:of )?(?:all|substantially|some|part|any)|products? (?:we|they) sell|"
                            r"goods|tickets|subscriptions?|business units?|subsidiaries|stores|business transfers?|assets|company)\b")),
-    Facet("sharing_advertisers", _words(r"\badvertis\w*.*\b(?:share|give|pass|disclos\w*)|\b(?:share|give|pass|"
-                                        r"disclos\w*)\b.*\badvertis"),
+    Facet("sharing_advertisers", _words(r"(?:\badvertis\w*|\bad (?:compan\w*|networks?|partners?|agenc\w*|tech\w*)|"
+                                        r"\bmarketers?)\b.*\b(?:share|give|pass|passed|disclos\w*|send|sent|provide)|"
+                                        r"\b(?:share|give|pass|passed|disclos\w*|send|sent|provide)\b.*(?:\badvertis|"
+                                        r"\bad (?:compan|networks?|partners?|agenc|tech)|\bmarketers?\b)"),
           # "marketing" of others, not the company's own ("measuring our marketing", "marketing our services",
           # "to send you marketing-related communications")
           _words(r"\b(?:advertis\w*|marketers?|promotional)\b|(?<!\bour )(?<!\bown )\bmarketing\b(?! (?:of )?our\b)"
@@ -118,21 +125,35 @@ FACETS = (
           preferred=_words(_YOUR_RIGHT),
           also=_words(r"\b(?:account|registration|membership|(?:your|personal|the) (?:information|data|profile|details)|personally "
                       r"identifiable)\b")),
-    Facet("access_correction", _words(r"\b(?:access|correct|update|edit|see|review|export|download)\b.*\b(?:my|"
-                                      r"personal)\b"),
+    Facet("access_correction", _words(r"\b(?:access|correct|update|edit|see|review|export|download|fix|(?:get|obtain|request|receive|have) (?:a )?copy)\b.*\b(?:my|"
+                                      r"personal)\b|\b(?:my|personal)\b.*\b(?:wrong|inaccurate|incorrect)\b"),
           _words(r"\b(?:access|correct\w*|update|edit|review|change (?:your|the|any) (?:\w+ )?(?:information|data|"
                  r"details|profile)|change your|modify|rectif\w*)\b"),
           "you can access or correct your personal information",
           "you cannot access or correct your personal information", about_you=True,
           # what you can do ("you can update …", "the right to access …"), not "we reserve the right to access"
           preferred=_words(r"(?:\byou (?:can|may|could)(?: also)?|\byou have the right to|(?<!reserve )\bthe right to|"
-                           r"\byour right to|\brequest|\bask us to|^\W*(?:update|review|access|correct))\W+(?:\w+\W+){0,4}?"
-                           r"(?:access|correct\w*|update|edit|review|modify|change|rectif\w*|see|obtain|know)\b")),
+                           r"\byour right to|\brequest|\bask us to|^\W*(?:update|review|access|correct|rectify|obtain|receive))\W+(?:\w+\W+){0,4}?"
+                           r"(?:access|correct\w*|update|edit|review|modify|change|rectif\w*|see|obtain|know)\b|"
+                           # a list of rights in the imperative: "Access your Personal Data …"
+                           r"^\W*(?:access|rectify|correct|update|obtain|receive)(?:,?\s+(?:or|and)\s+(?:access|rectify|"
+                           r"correct|update|obtain|receive|delete|erase))?\s+(?:your|a copy)\b")),
+    # before retention: "Is my data stored or processed in other countries?" asks where, not how long
+    # where the data goes, not any "transfer" ("Do they transfer my data to third parties?" is about sharing)
+    Facet("international_transfer", _words(r"\b(?:countr\w*|abroad|overseas|international\w*|cross-border|"
+                                           r"outside (?:of )?(?:the|my|your|Europe|EU|EEA|US|U\.S\.)|jurisdictions?)\b"),
+          _words(r"\b(?:other countr\w*|countr\w* other than|outside (?:of )?(?:the|your)|abroad|overseas|"
+                 r"international\w*|cross-border|United States|Privacy Shield|Safe Harbor|jurisdictions?|(?:any|another) countr\w*)\b"),
+          "transfers your data to other countries", "does not transfer your data to other countries",
+          # data moved or kept abroad, not which company is responsible "if you live outside the EEA"
+          preferred=_words(r"\btransfer\w*|\bcross-border\b|\b(?:stor|process|host|locat|sen[dt])\w* (?:\w+ ){0,8}?"
+                           r"(?:in|to|outside)\b")),
     # "kept secure", "keep my data safe" ask about security, not retention
     Facet("retention", _words(r"\b(?:how long|retain|retention|(?:keep|kept|store|stored)(?!(?:\s+\w+){0,3}\s+"
                               r"(?:secure|securely|safe|safely|protected|private|confidential)\b))\b"),
           _words(r"\b(?:retain\w*|retention|as long as (?:necessary|needed|required|reasonably|your|you|is|we)|"
-                 r"(?:for|up to|within|after) (?:a period of )?(?:\d+|one|two|three|six|twelve|thirty|ninety) "
+                 r"(?:for|up to|within|after) (?:a period of )?(?:(?:approximately|about|around|up to|at least|at most|"
+                 r"no (?:more|longer) than|a (?:maximum|minimum) of) )?(?:\d+|one|two|three|six|twelve|thirty|ninety) "
                  r"(?:days?|months?|years?)|indefinitely|(?:keep|kept|store|stored) (?:it|them|this|such|your|"
                  r"the|personal|information|data)\b[^.]*\b(?:for|until|as long))"),
           "keeps your data for a stated period", "does not limit how long it keeps your data",
@@ -160,13 +181,15 @@ FACETS = (
           _words(r"\b(?:child\w*|minors?|under (?:the )?(?:age (?:of )?)?1[0-9]|kids|COPPA|parental)\b"),
           "collects information from children", "does not knowingly collect information from children",
           denials_first=True,
+          # the headline speaks of collecting: a sentence that only sells or shares children's data answers
+          # another question ("We don't knowingly sell or share personal information of those under 16")
+          also=_words(r"\b(?:collect\w*|gather\w*|obtain\w*|solicit\w*|receiv\w*|"
+                      r"process\w*|stor(?:e|es|ed|ing)|maintain\w*|(?:information|data) (?:from|about)|"
+                      # or does not let them in at all ("No one under age 13 is allowed to register")
+                      r"(?:allowed|permitted|able|eligible) to (?:register|sign up|create an account|use)|"
+                      r"(?:not|never) (?:allow|permit)\w*|may not (?:register|sign up|create|use))\b"),
           # collecting children's information, not whom the service is meant for
           preferred=_words(r"\b(?:collect\w*|gather\w*|knowingly|personal(?:ly identifiable)? (?:information|data))\b")),
-    Facet("international_transfer", _words(r"\b(?:countr\w*|abroad|overseas|international\w*|transfer\w*|"
-                                           r"outside)\b"),
-          _words(r"\b(?:other countr\w*|countr\w* other than|outside (?:of )?(?:the|your)|abroad|overseas|"
-                 r"international\w*|cross-border|United States|Privacy Shield|Safe Harbor|jurisdictions?|(?:any|another) countr\w*)\b"),
-          "transfers your data to other countries", "does not transfer your data to other countries"),
     Facet("policy_changes", _words(r"\b(?:policy|notice)\b.*\b(?:change|changes|update\w*|modif\w*)|\b(?:change|"
                                    r"changes|update\w*|modif\w*)\b.*\b(?:policy|notice)\b"),
           _words(r"\b(?:chang\w*|updat\w*|modif\w*|revis\w*|amend\w*)\b"),
