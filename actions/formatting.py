@@ -277,6 +277,7 @@ def format_label(label: dict, style: Style) -> str:
         lines.append(f"{style.bold(style.text(section['title']) + ':')} " + "; ".join(items)
                      + (f"; and {more} more" if more > 0 else ""))
     glance = [f"{style.text(row['question'])} {style.bold(_VERDICT_WORDS.get(row['verdict'], row['verdict']))}"
+              + (f" — {style.text(row['value'])}" if row.get("value") else "")  # what it states: a period, a link
               + (f" (sentence {row['sentence_id']})" if row.get("sentence_id") else "")
               for row in label.get("glance") or []]
     if glance:

@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads
     from assistant.ingest.pipeline import IngestPipeline, IngestResult
     from assistant.ingest.repair import RepairReport, StoreHealth
     from assistant.ingest.tagging import SentenceTagging
+    from assistant.models.attributes.model import AttributeClassifier
+    from assistant.models.piextract.model import PIExtractTagger
     from assistant.models.policyie.model import PolicyIETagger
     from assistant.models.practices.model import PracticeClassifier
     from assistant.models.questions.model import QuestionClassifier
@@ -106,6 +108,20 @@ class Assistant:
         from assistant.models.reader.model import SpanReader  # lazy: see the module docstring
 
         return SpanReader.load()
+
+    @cached_property
+    def attribute_heads(self) -> AttributeClassifier:
+        """OPP-115 attribute heads over the stored sentence vectors (numpy; what the profile's rows are described as)."""
+        from assistant.models.attributes.model import AttributeClassifier  # lazy: see the module docstring
+
+        return AttributeClassifier.load()
+
+    @cached_property
+    def piextract(self) -> PIExtractTagger:
+        """The PI-Extract tagger: the data types a supporting sentence says are (not) shared or collected."""
+        from assistant.models.piextract.model import PIExtractTagger  # lazy: see the module docstring
+
+        return PIExtractTagger.load()
 
     @cached_property
     def policyie(self) -> PolicyIETagger:
@@ -234,7 +250,7 @@ class Assistant:
         from assistant.answering.profile import compute_profile, prepare  # lazy: see the module docstring
 
         prepare(self.answer_pipeline)
-        return partial(compute_profile, self.answer_pipeline)
+        return partial(compute_profile, self.answer_pipeline, attributes=self.attribute_heads, piextract=self.piextract)
 
     def profile(self, version: PolicyVersion) -> PolicyProfile:
         """The version's privacy profile as stored at ingest. A version stored without one (by older code) or

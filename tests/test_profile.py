@@ -39,7 +39,7 @@ def recomputed(assistant, version):
                                           assistant.parameters.category_confidence)
     pipeline = AnswerPipeline(understanding, SentenceSearch(assistant.store, assistant.retriever),
                               SpanReading(lambda: None), assistant.parameters)
-    return glance(pipeline, version)
+    return glance(pipeline, version, attributes=assistant.attribute_heads, piextract=assistant.piextract)
 
 
 def rows(home: Path, table: str, version_id: int | None = None) -> list[tuple]:
@@ -76,6 +76,9 @@ def test_ingest_stores_the_profile_and_label_compare_read_it_unchanged(examples_
         for facet in stored.facets:
             assert facet.quote is None or texts[facet.sentence_id] == facet.quote
             assert facet.verdict == "not_stated" or facet.sentence_id in {s.ordinal for s in facet.sentences}
+            assert facet.described is None or facet.described.split(": ")[0] in (
+                "Retention Period", "Choice Type", "Access Type", "Security Measure", "Third Party Entity", "Purpose",
+                "Audience Type")
             for sentence in facet.sentences:  # stances and values come from the sentence itself
                 assert sentence.stance in ("yes", "no", "conditional")
                 assert sentence.value is None or sentence.value in texts[sentence.ordinal] or facet.facet in (
@@ -83,6 +86,14 @@ def test_ingest_stores_the_profile_and_label_compare_read_it_unchanged(examples_
                     "international_transfer", "ai_training")  # data types: PolicyIE's attribute names
     amazon = {f.facet: f for f in assistant.store.profile(assistant.version("amazon")).facets}
     assert amazon["sale"].verdict == "no" and any(s.stance == "no" for s in amazon["sale"].sentences)
+    # what the in-domain models read in the supporting sentences: PI-Extract's data types (verbatim, on the
+    # layer that agrees with the verdict) and the OPP-115 attribute heads' value
+    for part in amazon["collection_location"].value.split(", "):
+        assert part in amazon["collection_location"].quote
+    assert "your location" in amazon["collection_location"].value
+    assert amazon["security"].described.startswith("Security Measure: ")
+    assert amazon["access_correction"].described.startswith("Access Type: ")
+    assert amazon["sale"].value is None or all(p in amazon["sale"].quote for p in amazon["sale"].value.split(", "))
     assert amazon["children"].value == "under 18" and amazon["contact_dpo"].value == "safeharbor@amazon.com"
     expected = compare([PolicyGlance(n, assistant.version(n).version, fresh[n]) for n in EXAMPLE_NAMES])
     assert assistant.compare(list(EXAMPLE_NAMES)) == expected
@@ -136,6 +147,21 @@ def test_a_store_without_profiles_gets_them_on_first_read_and_stale_ones_are_rec
     assert _assistant(home, embedder, retriever, policyie).label("steam").glance == expected
     assert assistant.store.profile(version).rules == profile_rules(assistant.parameters)
     assert ("no",) in [r[4:5] for r in rows(home, "profile_facets", version.id) if r[2] == "children"]
+
+
+def test_profiles_stored_before_the_attribute_heads_get_their_column_and_are_recomputed(
+        tmp_path, embedder, retriever, policyie):
+    home = tmp_path / "home"
+    _assistant(home, embedder, retriever, policyie).ingest(STEAM, name="steam")
+    with sqlite3.connect(home / "assistant.sqlite3") as db:  # profile_facets as it was first written
+        db.execute("ALTER TABLE profile_facets DROP COLUMN described")
+        db.execute("UPDATE profiles SET rules = 'profile v0'")
+    assistant = _assistant(home, embedder, retriever, policyie)  # opening adds the column back
+    version = assistant.version("steam")
+    assert assistant.label("steam").glance == recomputed(assistant, version)
+    with sqlite3.connect(home / "assistant.sqlite3") as db:
+        assert "described" in {row[1] for row in db.execute("PRAGMA table_info(profile_facets)")}
+        assert db.execute("SELECT count(*) FROM profile_facets WHERE described IS NOT NULL").fetchone()[0] > 0
 
 
 def test_diff_reads_both_versions_profiles_and_remove_deletes_them(tmp_path, embedder, retriever, policyie):

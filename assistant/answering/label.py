@@ -137,6 +137,8 @@ class GlanceRow:
     headline: str
     sentence_id: int | None = None  # the supporting sentence (None when not stated)
     quote: str | None = None  # that sentence, verbatim
+    value: str | None = None  # what it states, verbatim: a period, a link, a minimum age, the data types
+    described: str | None = None  # the OPP-115 attribute value read in it ("Retention Period: Stated Period")
 
 
 @dataclass

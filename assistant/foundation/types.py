@@ -174,6 +174,8 @@ class FacetProfile:
     quote: str | None  # that sentence, verbatim
     value: str | None = None  # the value the supporting sentence (else the first addressing one) states
     sentences: tuple[FacetSentence, ...] = ()
+    # what the OPP-115 attribute heads read in the supporting sentence ("Retention Period: Stated Period")
+    described: str | None = None
 
 
 @dataclass(frozen=True)

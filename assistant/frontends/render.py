@@ -88,11 +88,13 @@ def render_label(label: PrivacyLabel) -> Group:
     """The privacy label: each facet at a glance, then the facts by section, every cell with its
     verbatim examples and source sentences."""
     glance = Table(title=f"Privacy label · {label.policy} (version {label.version}) · at a glance", show_lines=False)
-    for column in ("Question", "Answer", "Sentence"):
+    for column in ("Question", "Answer", "What it says", "Sentence"):
         glance.add_column(column, overflow="fold")
     for row in label.glance:
         word, style = VERDICT_STYLE.get(row.verdict, (row.verdict, ""))
-        glance.add_row(Text(row.question), Text(word, style=style), str(row.sentence_id or ""))
+        said = "; ".join(part for part in (f"“{row.value}”" if row.value and row.value in (row.quote or "") else
+                                            row.value, row.described) if part)
+        glance.add_row(Text(row.question), Text(word, style=style), Text(said, style="dim"), str(row.sentence_id or ""))
     return Group(glance, _label_sections(label)) if label.glance else Group(_label_sections(label))
 
 

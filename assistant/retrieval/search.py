@@ -38,6 +38,11 @@ class SentenceSearch:
             self._indexes[key], self._sentences[key] = self.store.read_version(version)
         return self._sentences[key]
 
+    def vectors(self, version: PolicyVersion) -> np.ndarray:
+        """The version's stored sentence vectors, (sentences, dimension), row i = sentence i + 1."""
+        self.sentences(version)
+        return self._indexes[version.index_file].vectors()
+
     def forget(self) -> None:
         """Drop what was read (after policies are removed)."""
         self._indexes.clear()

@@ -96,6 +96,7 @@ CREATE TABLE IF NOT EXISTS profile_facets (  -- one row per facet, in label orde
     headline TEXT NOT NULL,
     sentence_id INTEGER,  -- the supporting sentence's ordinal (NULL: not stated); its text is the quote
     value TEXT,  -- the value it states (a period, a link, a minimum age, data types)
+    described TEXT,  -- the OPP-115 attribute value read in it ("Retention Period: Stated Period")
     PRIMARY KEY (version_id, facet)
 );
 CREATE TABLE IF NOT EXISTS profile_sentences (  -- every sentence that addresses a facet
@@ -187,6 +188,8 @@ class Store:
         for column, kind in added.items():
             if column not in version_columns:
                 self.db.execute(f"ALTER TABLE versions ADD COLUMN {column} {kind}")
+        if "described" not in {row[1] for row in self.db.execute("PRAGMA table_info(profile_facets)")}:
+            self.db.execute("ALTER TABLE profile_facets ADD COLUMN described TEXT")  # profiles before attribute heads
         if not tracked:  # before index_files: the files committed versions reference are provably ours
             self.db.execute("INSERT OR IGNORE INTO index_files (name, created_at) "
                             "SELECT index_file, ingested_at FROM versions")
@@ -361,11 +364,11 @@ class Store:
                 "ORDER BY facet, ordinal", (version.id,)):
             addressing.setdefault(facet, []).append(FacetSentence(ordinal, stance, value))
         facets = self.db.execute(
-            """SELECT f.facet, f.question, f.verdict, f.headline, f.sentence_id, s.text, f.value
+            """SELECT f.facet, f.question, f.verdict, f.headline, f.sentence_id, s.text, f.value, f.described
                FROM profile_facets f LEFT JOIN sentences s ON s.version_id = f.version_id AND s.ordinal = f.sentence_id
                WHERE f.version_id = ? ORDER BY f.position""", (version.id,))
-        return PolicyProfile(row[0], tuple(FacetProfile(*columns, tuple(addressing.get(columns[0], ())))
-                                           for columns in facets))
+        return PolicyProfile(row[0], tuple(FacetProfile(*columns[:7], tuple(addressing.get(columns[0], ())),
+                                                        columns[7]) for columns in facets))
 
     @reported
     def pipeline(self, version: PolicyVersion) -> str:
@@ -536,8 +539,8 @@ class Store:
                    (version_id, profile.rules, _now()))
         db.executemany(
             "INSERT INTO profile_facets (version_id, position, facet, question, verdict, headline, sentence_id, "
-            "value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(version_id, position, f.facet, f.question, f.verdict, f.headline, f.sentence_id, f.value)
+            "value, described) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(version_id, position, f.facet, f.question, f.verdict, f.headline, f.sentence_id, f.value, f.described)
              for position, f in enumerate(profile.facets)])
         db.executemany(
             "INSERT INTO profile_sentences (version_id, facet, ordinal, stance, value) VALUES (?, ?, ?, ?, ?)",
