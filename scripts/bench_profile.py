@@ -91,7 +91,7 @@ def label_before(assistant: Assistant, pipeline: AnswerPipeline, name: str):
     """The label as it was built before the profile was stored: the 16 rows decided now."""
     version = assistant.version(name)
     label = build_label(version.name, version.version, assistant.store.sentences(version.id))
-    label.glance = glance(pipeline, version)
+    label.glance = glance(pipeline, version, attributes=assistant.attribute_heads, piextract=assistant.piextract)
     return label
 
 
