@@ -154,6 +154,28 @@ LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
                          "member data is not stated.")),
         "contact_dpo": ("yes", [108, 63, 128], False, "DPO@coffeemeetsbagel.app."),
     },
+    "brevo.md": {
+        "sale": ("no", [213], False, ""),
+        "sharing_advertisers": ("conditional", [32, 215, 216], False,
+                                ("EU notice: not for marketing without express consent (32); US notice: cookie data shared "
+                                 "for cross-context behavioural advertising unless you opt out (215-216).")),
+        "sharing_third_parties": ("yes", [29, 151, 159], False, "Subsidiaries, processors, service providers, affiliates."),
+        "law_enforcement": ("conditional", [35, 154, 156], False, "At the request of legal authorities; when required by law."),
+        "collection_location": ("not_stated", [], False, "Only the IP address (116)."),
+        "cookies_tracking": ("yes", [117, 122, 138], False, ""),
+        "opt_out_ads": ("conditional", [216, 196], False,
+                        "An opt-out of sharing for cross-context behavioural advertising, in the section for California residents."),
+        "deletion": ("yes", [168, 166, 209], False, "Closing the account deletes the customer's data; CCPA deletion right."),
+        "access_correction": ("yes", [39, 47, 166], False, "Right of access and rectification; profile editable."),
+        "retention": ("yes", [37, 138, 133], False, "Two years after the contract ends (EU); cookie data 12 months (US)."),
+        "security": ("yes", [61, 63, 233], False, "Firewalls, anti-virus, encryption, certified data centres."),
+        "children": ("no", [124], False, "Not knowingly from children under 16."),
+        "international_transfer": ("yes", [30, 29], False, "To EU or non-EU countries."),
+        "policy_changes": ("yes", [71, 248, 249], False,
+                           "EU notice: notice by site or email at least 30 days before, when possible; US notice: material changes."),
+        "ai_training": ("not_stated", [], False, ""),
+        "contact_dpo": ("yes", [16, 43, 44], False, "A DPO by email (address masked in the archived text) and by post."),
+    },
 }
 
 
