@@ -5,6 +5,7 @@ repository, commit and path in data/SET/policies.tsv.
     python scripts/heldout_policies.py --mirrors DIR                 # first set, from git copies DIR/OWNER+NAME/repo
     python scripts/heldout_policies.py --set heldout2 --download     # second set, from github.com
     python scripts/heldout_policies.py --set heldout3 --mirrors DIR  # third set
+    python scripts/heldout_policies.py --set heldout4 --mirrors DIR  # fourth set
 
 The files are the published texts, written byte for byte; the folder is ignored by git (the documents
 are not ours to redistribute). Only the questions (assistant/evaluation/data/answers_SET.jsonl) are in
@@ -13,6 +14,7 @@ the repository; score them with
     assistant eval answers --data assistant/evaluation/data/answers_heldout.jsonl --policies data/heldout/policies
     assistant eval answers --data assistant/evaluation/data/answers_heldout2.jsonl --policies data/heldout2/policies
     assistant eval answers --data assistant/evaluation/data/answers_heldout3.jsonl --policies data/heldout3/policies
+    assistant eval answers --data assistant/evaluation/data/answers_heldout4.jsonl --policies data/heldout4/policies
 """
 from __future__ import annotations
 
@@ -26,13 +28,13 @@ from pathlib import Path
 from pinned_sources import add_source_options, read_pinned, read_tsv
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-SETS = ("heldout", "heldout2", "heldout3")
+SETS = ("heldout", "heldout2", "heldout3", "heldout4")
 FOLDER = DATA / "heldout"
 
 
 def read_index(folder: Path = FOLDER) -> list[dict[str, str]]:
-    """The pinned policies: file, organisation, repository, commit, path, last_changed (and, in the second
-    and third sets, sha256: the file's digest, checked after each rebuild)."""
+    """The pinned policies: file, organisation, repository, commit, path, last_changed (and, from the second
+    set on, sha256: the file's digest, checked after each rebuild)."""
     return read_tsv(folder / "policies.tsv")
 
 

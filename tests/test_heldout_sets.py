@@ -27,8 +27,9 @@ from assistant.understanding.facets import FACETS
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "heldout_policies.py"
 MIRRORS = Path(os.environ.get("HELDOUT_MIRRORS", "/work/.mirror"))
-SETS = {"heldout": "answers_heldout.jsonl", "heldout2": "answers_heldout2.jsonl", "heldout3": "answers_heldout3.jsonl"}
-LABEL_MODULES = {"heldout2": "lab.heldout2_labels", "heldout3": "lab.heldout3_labels"}
+SETS = {"heldout": "answers_heldout.jsonl", "heldout2": "answers_heldout2.jsonl", "heldout3": "answers_heldout3.jsonl",
+        "heldout4": "answers_heldout4.jsonl"}
+LABEL_MODULES = {"heldout2": "lab.heldout2_labels", "heldout3": "lab.heldout3_labels", "heldout4": "lab.heldout4_labels"}
 
 
 def _index(name: str) -> list[dict[str, str]]:
@@ -80,10 +81,12 @@ def test_set_is_written_by_its_label_module(name):
     assert not earlier & {r["question"] for r in rows}  # worded differently from every earlier set
 
 
-def test_third_set_shares_no_policy_with_the_earlier_sets():
-    third = {(row["repository"], row["path"]) for row in _index("heldout3")}
-    earlier = {(row["repository"], row["path"]) for name in ("heldout", "heldout2") for row in _index(name)}
-    assert not third & earlier
+@pytest.mark.parametrize("name", ["heldout3", "heldout4"])
+def test_a_later_set_shares_no_policy_or_service_with_the_earlier_sets(name):
+    later = _index(name)
+    earlier = [row for other in list(SETS)[:list(SETS).index(name)] for row in _index(other)]
+    assert not {(r["repository"], r["path"]) for r in later} & {(r["repository"], r["path"]) for r in earlier}
+    assert not {r["organisation"] for r in later} & {r["organisation"] for r in earlier}
 
 
 def _mirrored(name: str) -> bool:
