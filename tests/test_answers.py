@@ -23,6 +23,10 @@ from tests.conftest import EXAMPLES
     ("Who do they share my data with?", "who", "sharing_third_parties"),
     ("How do I opt out of personalised ads?", "how_to", "opt_out_ads"),
     ("What is the weather like?", "what", None),
+    # a condition put first: the question is its main clause
+    ("If the government asks, will they turn over my data?", "yes_no", "law_enforcement"),
+    ("If they change their privacy terms, will they let me know?", "yes_no", "policy_changes"),
+    ("If I close my account, how long do they keep my data?", "how_long", "retention"),
 ])
 def test_question_type_and_facet(question, kind, facet):
     assert question_type(question) == kind

@@ -190,8 +190,8 @@ FACETS = (
                       r"(?:not|never) (?:allow|permit)\w*|may not (?:register|sign up|create|use))\b"),
           # collecting children's information, not whom the service is meant for
           preferred=_words(r"\b(?:collect\w*|gather\w*|knowingly|personal(?:ly identifiable)? (?:information|data))\b")),
-    Facet("policy_changes", _words(r"\b(?:policy|notice)\b.*\b(?:change|changes|update\w*|modif\w*)|\b(?:change|"
-                                   r"changes|update\w*|modif\w*)\b.*\b(?:policy|notice)\b"),
+    Facet("policy_changes", _words(r"\b(?:policy|notice|statement|terms)\b.*\b(?:change|changes|update\w*|modif\w*)|"
+                                   r"\b(?:change|changes|update\w*|modif\w*)\b.*\b(?:policy|notice|statement|terms)\b"),
           _words(r"\b(?:chang\w*|updat\w*|modif\w*|revis\w*|amend\w*)\b"),
           "tells you when the policy changes", "does not tell you when the policy changes",
           preferred=_words(r"\b(?:notif\w*|notice|inform(?!ation)\w*|let you know|alert|aware|e-?mail)\b"),
@@ -231,9 +231,15 @@ GLANCE_QUESTIONS = {
 }
 
 
+# A condition put first ("If the government asks, will they turn over my data?"): the question is the main clause.
+_LEADING_CONDITION = re.compile(r"^(?:if|when|whenever|once|in case|suppose|assuming|after|before|while)\b[^,?]*,\s*",
+                                re.IGNORECASE)
+
+
 def question_type(question: str) -> str:
-    """yes_no, how_long, how_to, what, who, where or other, from the question's opening words."""
-    text = question.strip().lower()
+    """yes_no, how_long, how_to, what, who, where or other, from the opening words of the question's main clause
+    (after a leading condition: "If I close my account, do they delete my data?" is yes/no)."""
+    text = _LEADING_CONDITION.sub("", question.strip().lower(), count=1)
     if _YES_NO_START.match(text):  # "Do they say how long they keep it?" is still yes/no
         return YES_NO
     if re.search(r"\bhow long\b", text):
@@ -247,5 +253,11 @@ def question_type(question: str) -> str:
 
 
 def facet_of(question: str) -> Facet | None:
-    """The first facet whose question words the question uses, or None."""
-    return next((facet for facet in FACETS if facet.question.search(question)), None)
+    """The first facet whose question words the question's main clause uses (after a leading condition: "If I
+    close my account, how long do they keep my data?" asks about retention), else the whole question's, or None."""
+    main = _LEADING_CONDITION.sub("", question.strip(), count=1)
+    for text in dict.fromkeys((main, question)):
+        facet = next((facet for facet in FACETS if facet.question.search(text)), None)
+        if facet is not None:
+            return facet
+    return None
