@@ -27,6 +27,9 @@ from tests.conftest import EXAMPLES
     ("If the government asks, will they turn over my data?", "yes_no", "law_enforcement"),
     ("If they change their privacy terms, will they let me know?", "yes_no", "policy_changes"),
     ("If I close my account, how long do they keep my data?", "how_long", "retention"),
+    # access by others is sharing; your access is access
+    ("Do outside companies get access to my personal data?", "yes_no", "sharing_third_parties"),
+    ("Can I get access to my data?", "yes_no", "access_correction"),
 ])
 def test_question_type_and_facet(question, kind, facet):
     assert question_type(question) == kind

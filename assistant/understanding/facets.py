@@ -30,6 +30,9 @@ class Facet:
     about_you: bool = False  # a "can I …" facet: the headline says what you can do
     also: re.Pattern | None = None  # a sentence must match this too (opting out *of ads*)
     not_about: re.Pattern | None = None  # a sentence matching this is about something else (a merger's "sale")
+    # a question matching this is about something else even though it uses the facet's words ("Do outside
+    # companies get access to my data?" is about sharing, not about your access)
+    question_not: re.Pattern | None = None
     denials_first: bool = False  # policies deny this in one sentence ("we do not sell"): prefer that sentence
     # For "can I …" facets: a sentence addressed to the user ("you can …", "request …") is preferred
     # over one about the company's own practice ("we delete your data once the period expires").
@@ -131,6 +134,9 @@ FACETS = (
                  r"details|profile)|change your|modify|rectif\w*)\b"),
           "you can access or correct your personal information",
           "you cannot access or correct your personal information", about_you=True,
+          question_not=_words(r"\b(?:outside|third[- ]part\w*|other|compan(?:y|ies)|partners?|advertisers?|vendors?|"
+                              r"government|police|authorities|anyone|others)\b[^?]{0,40}?\b(?:get|gets|have|has|"
+                              r"gain|given|obtain)\s+access\b"),
           # what you can do ("you can update …", "the right to access …"), not "we reserve the right to access"
           preferred=_words(r"(?:\byou (?:can|may|could)(?: also)?|\byou have the right to|(?<!reserve )\bthe right to|"
                            r"\byour right to|\brequest|\bask us to|^\W*(?:update|review|access|correct|rectify|obtain|receive))\W+(?:\w+\W+){0,4}?"
@@ -197,7 +203,8 @@ FACETS = (
           preferred=_words(r"\b(?:notif\w*|notice|inform(?!ation)\w*|let you know|alert|aware|e-?mail)\b"),
           aside=_words(r"\bcontinu\w* (?:to )?use\b")),
     Facet("sharing_third_parties", _words(r"\b(?:share|shares|shared|sharing|give|disclos\w*|pass|third[- ]part\w*|"
-                                          r"other compan\w*|partners?)\b"),
+                                          r"(?:other|outside) compan\w*|partners?|(?:get|gets|have|has|gain|given) "
+                                          r"access)\b"),
           _words(r"\b(?:share|shares|shared|sharing|disclos\w*|provide|transfer|third[- ]part\w*|affiliates?|"
                  r"partners?|service providers?)\b"),
           "shares your personal information with other companies",
@@ -257,7 +264,8 @@ def facet_of(question: str) -> Facet | None:
     close my account, how long do they keep my data?" asks about retention), else the whole question's, or None."""
     main = _LEADING_CONDITION.sub("", question.strip(), count=1)
     for text in dict.fromkeys((main, question)):
-        facet = next((facet for facet in FACETS if facet.question.search(text)), None)
+        facet = next((facet for facet in FACETS if facet.question.search(text)
+                      and not (facet.question_not and facet.question_not.search(text))), None)
         if facet is not None:
             return facet
     return None
