@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads
     from assistant.ingest.repair import RepairReport, StoreHealth
     from assistant.ingest.tagging import SentenceTagging
     from assistant.models.attributes.model import AttributeClassifier
+    from assistant.models.facets.model import FacetClassifier
     from assistant.models.piextract.model import PIExtractTagger
     from assistant.models.policyie.model import PolicyIETagger
     from assistant.models.practices.model import PracticeClassifier
@@ -98,6 +99,12 @@ class Assistant:
         return QuestionClassifier.load()
 
     @cached_property
+    def facet_classifier(self) -> FacetClassifier:
+        from assistant.models.facets.model import FacetClassifier  # lazy: see the module docstring
+
+        return FacetClassifier.load()
+
+    @cached_property
     def practice_classifier(self) -> PracticeClassifier:
         from assistant.models.practices.model import PracticeClassifier  # lazy: see the module docstring
 
@@ -159,13 +166,13 @@ class Assistant:
         from assistant.understanding.question import QuestionUnderstanding  # lazy: see the module docstring
         from assistant.understanding.span import SpanReading  # lazy: see the module docstring
 
-        understanding = QuestionUnderstanding(self.embedder, self.question_classifier,
+        understanding = QuestionUnderstanding(self.embedder, self.question_classifier, self.facet_classifier,
                                               self.parameters.category_confidence, GLANCE_QUESTIONS.values())
         return AnswerPipeline(understanding, self.search, SpanReading(lambda: self.reader), self.parameters)
 
     def load_models(self) -> None:
         """Load every model and build both pipelines now rather than on first use (a server, before it listens)."""
-        for part in ("embedder", "retriever", "question_classifier", "practice_classifier", "reader", "policyie",
+        for part in ("embedder", "retriever", "question_classifier", "facet_classifier", "practice_classifier", "reader", "policyie",
                      "ingest_pipeline", "answer_pipeline"):
             getattr(self, part)
 

@@ -129,7 +129,7 @@ def main() -> None:
               f"and its 16 questions {profile_models:.2f} s more")
         clock = ProfileClock(assistant)
         # As `label` ran before: the same models, no question remembered.
-        understanding = QuestionUnderstanding(assistant.embedder, assistant.question_classifier,
+        understanding = QuestionUnderstanding(assistant.embedder, assistant.question_classifier, assistant.facet_classifier,
                                               assistant.parameters.category_confidence)
         forgetful = AnswerPipeline(understanding, SentenceSearch(assistant.store, assistant.retriever),
                                    SpanReading(lambda: assistant.reader), assistant.parameters)

@@ -35,7 +35,7 @@ def recomputed(assistant, version):
     from assistant.understanding.question import QuestionUnderstanding
     from assistant.understanding.span import SpanReading
 
-    understanding = QuestionUnderstanding(assistant.embedder, assistant.question_classifier,
+    understanding = QuestionUnderstanding(assistant.embedder, assistant.question_classifier, assistant.facet_classifier,
                                           assistant.parameters.category_confidence)
     pipeline = AnswerPipeline(understanding, SentenceSearch(assistant.store, assistant.retriever),
                               SpanReading(lambda: None), assistant.parameters)

@@ -117,7 +117,9 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     sell …", `denials_first`), an explicit denial among the first `DENIAL_DEPTH` is preferred (the
     best-ranked one is often a related aside: "if you believe your child has given us information …"),
     then one with the facet's preferred words ("you can request …", "questions about this policy", "disclose …
-    in response to a subpoena") among all of them, unless its logit is `PREFERRED_MARGIN` below the best."""
+    in response to a subpoena") among all of them, unless its logit is `PREFERRED_MARGIN` below the best (for
+    `Facet.preferred_anywhere`, among all the facet's candidates, however far down: a privacy mailbox is the answer
+    wherever it stands)."""
     if facet is None:
         return 0 if ranking.ranked else None
     matching = [i for i, r in enumerate(ranking.ranked) if facet.addressed_by(r.sentence.text)]
@@ -129,9 +131,12 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
         (i for i in stated[:DENIAL_DEPTH] if denied(ranking.ranked[i].sentence.facts, ranking.ranked[i].sentence.text)),
         None)
     floor = ranking.ranked[window[0]].selection_logit - PREFERRED_MARGIN
+    # a facet whose preferred sentences are searched in the whole policy looks for them beyond the window too
+    pool = stated if not facet.preferred_anywhere else [
+        i for i in matching if states_practice(ranking.ranked[i].sentence.text, facet)]
     preferred = None if facet.preferred is None else next(
-        (i for i in stated if facet.preferred.search(ranking.ranked[i].sentence.text)
-         and ranking.ranked[i].selection_logit >= floor), None)
+        (i for i in pool if facet.preferred.search(ranking.ranked[i].sentence.text)
+         and (facet.preferred_anywhere or ranking.ranked[i].selection_logit >= floor)), None)
     return next((i for i in (denial, preferred) if i is not None), stated[0])
 
 

@@ -10,6 +10,6 @@ def sigmoid(logits: np.ndarray | float) -> np.ndarray:
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
-    """Softmax of a vector, numerically stable."""
-    exp = np.exp(logits - logits.max())
-    return exp / exp.sum()
+    """Softmax over the last axis (of a vector, or of each row), numerically stable."""
+    exp = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return exp / exp.sum(axis=-1, keepdims=True)

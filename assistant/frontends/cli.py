@@ -40,6 +40,7 @@ from assistant.frontends.render import (
     render_attributes_report,
     render_comparison,
     render_diff,
+    render_facets_report,
     render_label,
     render_policies,
     render_privacyqa_report,
@@ -413,6 +414,19 @@ def eval_attributes(
     console.print_json(data=result) if as_json else console.print(render_attributes_report(result))
 
 
+@eval_app.command("facets")
+@_friendly_errors
+def eval_facets(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+) -> None:
+    """Which privacy facet a question asks about: the facet classifier (where confident, else the word rules)
+    beside the rules alone and the model alone, on the labelled PrivacyQA test questions."""
+    from assistant.models.facets.evaluate import evaluate  # lazy: see the module docstring
+
+    result = evaluate("test")
+    console.print_json(data=result) if as_json else console.print(render_facets_report(result))
+
+
 @eval_app.command("categories")
 @_friendly_errors
 def eval_categories(
@@ -515,6 +529,15 @@ app.add_typer(train_app, name="train")
 def train_attributes() -> None:
     """Fit the OPP-115 attribute heads over the retriever's vectors into weights/attributes/ (a few minutes)."""
     from assistant.models.attributes.train import train  # lazy: see the module docstring
+
+    train(log=console.print)
+
+
+@train_app.command("facets")
+@_friendly_errors
+def train_facets() -> None:
+    """Fit the question-facet classifier over question embeddings into weights/facets/ (about a minute)."""
+    from assistant.models.facets.train import train  # lazy: see the module docstring
 
     train(log=console.print)
 

@@ -9,7 +9,6 @@ millisecond), for `--help`, or for any other command.
 """
 from __future__ import annotations
 
-import socket
 import sys
 
 QUESTION_MODELS = ("embedder", "retriever", "reader")  # what `ask` loads: question classifier, search, span
@@ -35,19 +34,13 @@ def _answers_in_process(arguments: list[str]) -> bool:
     if not arguments or arguments[0] != "ask" or {"--help", "-h"} & set(arguments):
         return False
     from assistant.foundation.errors import AssistantError  # lazy: only for an `ask`
-    from assistant.frontends.client import CONNECT_TIMEOUT, configured_server  # lazy: only for an `ask`
+    from assistant.frontends.client import configured_server  # lazy: only for an `ask`
 
     try:
         server = configured_server()
     except AssistantError:  # the command reports the bad setting itself
         return False
-    if server is None:
-        return True
-    try:
-        with socket.create_connection((server.host, server.port), timeout=CONNECT_TIMEOUT):
-            return False  # something listens there: the command asks it first
-    except OSError:
-        return True
+    return server is None or not server.listening()  # something listens there: the command asks it first
 
 
 if __name__ == "__main__":

@@ -214,6 +214,19 @@ def render_attributes_report(report: dict) -> Table:
     return table
 
 
+def render_facets_report(report: dict) -> Table:
+    """`assistant eval facets`: accuracy and macro F1 of each way of naming a question's facet."""
+    table = Table(title=Text(f"Question facets, {report['split']} ({report['questions']} questions, "
+                             f"{report['with_a_facet']} about a facet; %)"))
+    for column in ("System", "Accuracy (17 classes)", "Macro F1 (facets)"):
+        table.add_column(column)
+    names = {"rules": "word rules alone", "model": "facet classifier alone",
+             "model_then_rules": f"classifier where its probability ≥ {report['threshold']}, else the rules (shipped)"}
+    for name, scores in report["systems"].items():
+        table.add_row(names.get(name, name), f"{scores['accuracy']:.1f}", f"{scores['macro_f1']:.1f}")
+    return table
+
+
 def render_diff(diff: PolicyDiff) -> Group:
     """The facet changes in plain words, then the sentence changes by issue, each marked material or editorial."""
     heading = Text(f"{diff.policy}: version {diff.from_version} → version {diff.to_version}", style="bold cyan")

@@ -43,6 +43,10 @@ class Facet:
     # Search every sentence for the facet's words, not only the retriever's best: the retriever was trained on
     # 2015–16 policies (PolicyQA), which never speak of this topic, and ranks its statements below their neighbours.
     beyond_retriever: bool = False
+    # Search every sentence for the facet's preferred words (`preferred`), not only the retriever's best: "Is there
+    # an email or person I can contact about my data?" ranks sentences about collecting e-mail addresses first,
+    # and the privacy mailbox 26th to 44th.
+    preferred_anywhere: bool = False
 
     def addressed_by(self, sentence: str) -> bool:
         """Whether a policy sentence speaks of this facet."""
@@ -170,9 +174,15 @@ FACETS = (
           _words(r"\b(?:contact us|data protection officer|DPO|privacy officer|e-?mail us|write to us|questions|"
                  r"concerns|contact)\b|\b(?:privacy|dpo|data-?protection)@"),
           "can be contacted about privacy questions", "cannot be contacted about privacy questions",
+          preferred_anywhere=True,
+          # contact details as data collected ("Basic contact details, such as name, address …", "When you contact
+          # us, we collect …"), not a way to reach the company
+          aside=_words(r"\b(?:collect\w*|provide|receive|process\w*)\b[^.]{0,60}\bcontact (?:details|information|data|info)\b|"
+                       r"\bcontact (?:details|information|data|info)\b,? (?:such as|including|like|e\.g\.|\()|"
+                       r"\bwhen you contact us\b"),
           # questions about *this* policy or *our* practices (not "the privacy practices of those external sites"),
           # a privacy officer, or a privacy mailbox
-          preferred=_words(r"\b(?:questions?|concerns?|comments?)\b.*\b(?:this|our) (?:privacy )?(?:policy|statement|"
+          preferred=_words(r"\b(?:questions?|concerns?|comments?|complaints?)\b.*\b(?:this|our) (?:privacy )?(?:policy|statement|"
                            r"notice|practices)\b|\b(?:this|our) (?:privacy )?(?:policy|statement|notice|practices)\b.*"
                            r"\b(?:questions?|concerns?)\b|\bdata protection officer\b|\bDPO\b|\bprivacy "
                            r"(?:officer|coordinator|agent|team|issues?)\b|\b(?:privacy|dpo|data-?protection)@")),

@@ -13,6 +13,7 @@ BEYOND_POLICY = "beyond_policy"
 # hacked?" (security) is beyond any policy.
 POLICY_FACETS = frozenset({"ai_training", "sale", "children", "international_transfer", "retention", "deletion",
                            "opt_out_ads", "collection_location", "policy_changes"})
+from assistant.models.facets.model import FacetClassifier
 from assistant.models.questions.model import QuestionClassifier
 from assistant.models.retriever.model import Embedder
 from assistant.understanding.facets import facet_of, question_type
@@ -33,13 +34,15 @@ class UnderstoodQuestion:
 
 
 class QuestionUnderstanding:
-    """Stage: question text → `UnderstoodQuestion` (base-model embedding, then the linear classifiers)."""
+    """Stage: question text → `UnderstoodQuestion` (base-model embedding, then the linear classifiers; the
+    facet from the facet classifier where it is confident, else from the word rules)."""
 
-    def __init__(self, embedder: Embedder, classifier: QuestionClassifier, category_confidence: float,
-                 remember: Iterable[str] = ()) -> None:
+    def __init__(self, embedder: Embedder, classifier: QuestionClassifier, facets: FacetClassifier,
+                 category_confidence: float, remember: Iterable[str] = ()) -> None:
         """The questions in `remember` (the privacy profile's fixed ones) are understood once per process."""
         self.embedder = embedder
         self.classifier = classifier
+        self.facets = facets
         self.category_confidence = category_confidence
         self._remember = frozenset(remember)
         self._remembered: dict[str, UnderstoodQuestion] = {}
@@ -54,9 +57,10 @@ class QuestionUnderstanding:
 
     def _understand(self, question: str) -> UnderstoodQuestion:
         text = validate_question(question)
-        kind, facet = question_type(text), facet_of(text)
-        facet_name = facet.name if facet else None
-        analysis = self.classifier.analyse(self.embedder.encode([text])[0])
+        embedding = self.embedder.encode([text])[0]
+        rule_facet = facet_of(text)
+        kind, facet_name = question_type(text), self.facets.decide(embedding, rule_facet.name if rule_facet else None)
+        analysis = self.classifier.analyse(embedding)
         if analysis.label != ANSWERABLE and not (facet_name in POLICY_FACETS and analysis.label == BEYOND_POLICY):
             return UnderstoodQuestion(text, analysis.label, analysis.label_probability, question_type=kind,
                                       facet=facet_name)
