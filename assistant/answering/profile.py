@@ -38,7 +38,7 @@ from assistant.understanding.facets import BY_NAME, GLANCE_QUESTIONS
 # the retrieval's calibration, the selection parameters and the question models' releases. Any change to one
 # of these files changes `profile_rules`, and stored profiles are computed again when next read.
 _RULE_SOURCES = ("answering", "understanding", "retrieval")
-_RULE_WEIGHTS = ("selection.json", "question_classifier/manifest.json", "retriever/manifest.json",
+_RULE_WEIGHTS = ("selection.json", "question_classifier/manifest.json", "facets/manifest.json", "retriever/manifest.json",
                  "retriever/config.json", "attributes/manifest.json", "piextract/manifest.json")
 
 _LINK = re.compile(r"\bhttps?://[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]|\bwww\.[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]|"
