@@ -363,3 +363,51 @@ def test_a_sentence_that_only_sells_childrens_data_does_not_answer_whether_they_
     collected = "We do not knowingly collect personal data from children under 13."
     ranking, verdict = _decided(question, [sold, collected], [3.0, 2.0])
     assert verdict.verdict == "no" and ranking.ranked[verdict.support].sentence.text == collected, verdict.headline
+
+
+def test_a_privacy_mailbox_far_down_the_policy_answers_the_contact_question():
+    # the retriever ranks collecting e-mail addresses first (the fourth held-out set's wording of the question)
+    collected = [f"Basic contact details, such as name, address, phone number, and email (item {i})." for i in range(55)]
+    mailbox = "Should you have any questions about our privacy practices, please email us at privacy@example.com."
+    ranking, verdict = _decided("Is there an email or person I can contact about my data?", collected + [mailbox],
+                                [2.0] * 55 + [-3.0])
+    assert ranking.ranked[verdict.support].sentence.text == mailbox, verdict.headline
+
+
+@pytest.mark.parametrize(("question", "aside", "statement"), [
+    # a court's jurisdiction is not where the data goes
+    ("Can my information leave my country?",
+     "If no resolution is reached, you agree to submit to the exclusive jurisdiction of the Courts of Singapore.",
+     "It may be necessary for us to transfer your Personal Data out of Singapore."),
+    # the company hands data over; a right to ask who got it is not that
+    ("Do they share my personal information with other companies?",
+     "If a business sells or shares your Personal Information, you have the right to ask which third parties got it.",
+     "We may share your personal data with our service providers."),
+    # protection the company takes, not a retention rule that mentions security
+    ("Do they do anything to keep my information safe?",
+     "Usage data is retained for a shorter period, except when it is used to strengthen the security of the Service.",
+     "The Company will take all steps reasonably necessary to ensure that your data is treated securely."),
+])
+def test_the_first_quote_says_what_happens_to_your_data_not_a_neighbour_with_its_words(question, aside, statement):
+    ranking, verdict = _decided(question, [aside, statement], [3.0, 2.0])
+    assert ranking.ranked[verdict.support].sentence.text == statement, verdict.headline
+
+
+def test_a_denial_limited_to_some_products_is_no_blanket_no():
+    question = "Do they use my data to train AI models?"
+    scoped = ("We do not use your Input and Output to train our models when you use Le Chat Team, Le Chat Enterprise "
+              "or the paid version of our APIs.")
+    used = "We use your Input and Output to train our artificial intelligence models, subject to your opt-out."
+    ranking, verdict = _decided(question, [used, scoped], [3.0, 2.0])
+    assert ranking.ranked[verdict.support].sentence.text == used, verdict.headline  # not preferred as a denial
+    ranking, verdict = _decided(question, [scoped], [3.0])
+    assert verdict.verdict == "conditional" and verdict.headline.startswith("Only in some cases"), verdict.headline
+    plain = "We do not use your content to train our models."
+    ranking, verdict = _decided(question, [plain, used], [3.0, 2.0])
+    assert verdict.verdict == "no", verdict.headline  # a plain denial among the best still answers
+
+
+@pytest.mark.parametrize("question", ["Are my chats or uploads fed into model training?",
+                                      "Is my content used to train their models?"])
+def test_model_training_in_other_words_is_the_ai_facet(question):
+    assert facet_of(question).name == "ai_training"

@@ -36,6 +36,14 @@ _DEFINITION = re.compile(r"^\W*(?:[^:.]{1,60}:\s+)?(?:an?\s+|the\s+)?(?:[\"“�
                          r"tiny\s+|)(?:small|tiny|text|pieces?|piece|files?|data files?|electronic|unique|alphanumeric|"
                          r"strings?)\b", re.IGNORECASE)
 YES, NO, CONDITIONAL, NOT_STATED = "yes", "no", "conditional", "not_stated"
+# A denial limited to some products or purposes ("we do not use your Input … to train our models when you use Le
+# Chat Team, Le Chat Enterprise or the paid version", "does not process training data for the purposes of inferring
+# … sensitive data") is no blanket denial: it is not preferred over the facet's best sentences.
+_PRODUCT_SCOPE = r"\b(?:when|if|while) you (?:use|are using|subscribe)\b"
+_SCOPED = re.compile(_PRODUCT_SCOPE + r"|\bfor (?:the )?purposes? of\b|\bin relation to\b|\bexcluding\b|"
+                     r"\b(?:other|apart) (?:than|from)\b", re.IGNORECASE)
+# A denial for some products only is conditional: "only in some cases".
+_FOR_SOME_PRODUCTS = re.compile(_PRODUCT_SCOPE, re.IGNORECASE)
 # "… without your (explicit) consent", "unless you opt in": a denial that holds only until you agree.
 _WITHOUT_CONSENT = re.compile(
     r"\bwithout (?:first )?(?:obtaining |getting |receiving |asking for )?(?:your|the user'?s|their) (?:\w+ ){0,2}"
@@ -91,7 +99,8 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
     """yes, no or conditional: what the supporting sentence says of the practice.
 
     - A denial qualified by the user's consent ("are not … used for training purposes without your
-      explicit consent") is conditional: only with your consent.
+      explicit consent") is conditional: only with your consent. So is one limited to some products
+      ("… when you use Le Chat Team, Le Chat Enterprise or the paid version").
     - A sentence that denies one thing and states the practice in another clause ("your precise
       location may also be processed …; it is not sent to Mozilla's servers") is not a denial: yes,
       or conditional when that clause depends on your choice ("if you choose to allow it").
@@ -99,7 +108,7 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
     text = sentence.text
     if not denied(sentence.facts, text):
         return YES
-    if _WITHOUT_CONSENT.search(text):
+    if _WITHOUT_CONSENT.search(text) or _FOR_SOME_PRODUCTS.search(text):
         return CONDITIONAL
     stated = [clause for clause in _CLAUSE_BREAK.split(text)
               if not denies(clause) and (facet is None or facet.addressed_by(clause))]
@@ -115,7 +124,8 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     over a heading, a definition ("A cookie is a small text file …") or one of the facet's asides (a
     merger under "sharing"); among those, for facets that policies deny in one sentence ("we do not
     sell …", `denials_first`), an explicit denial among the first `DENIAL_DEPTH` is preferred (the
-    best-ranked one is often a related aside: "if you believe your child has given us information …"),
+    best-ranked one is often a related aside: "if you believe your child has given us information …") unless
+    it is limited to some products or purposes (`_SCOPED`),
     then one with the facet's preferred words ("you can request …", "questions about this policy", "disclose …
     in response to a subpoena") among all of them, unless its logit is `PREFERRED_MARGIN` below the best (for
     `Facet.preferred_anywhere`, among all the facet's candidates, however far down: a privacy mailbox is the answer
@@ -128,8 +138,8 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     window = matching[:PREFER_DEPTH]
     stated = [i for i in window if states_practice(ranking.ranked[i].sentence.text, facet)] or window
     denial = None if not facet.denials_first else next(
-        (i for i in stated[:DENIAL_DEPTH] if denied(ranking.ranked[i].sentence.facts, ranking.ranked[i].sentence.text)),
-        None)
+        (i for i in stated[:DENIAL_DEPTH] if denied(ranking.ranked[i].sentence.facts, ranking.ranked[i].sentence.text)
+         and not _SCOPED.search(ranking.ranked[i].sentence.text)), None)
     floor = ranking.ranked[window[0]].selection_logit - PREFERRED_MARGIN
     # a facet whose preferred sentences are searched in the whole policy looks for them beyond the window too
     pool = stated if not facet.preferred_anywhere else [

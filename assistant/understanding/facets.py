@@ -76,7 +76,8 @@ _HANDS_OVER = (r"\b(?:share[sd]?|sharing|disclos\w*|provide[sd]?(?! you\b)|trans
 
 # Order matters: the first facet whose question words match wins (specific before general).
 FACETS = (
-    Facet("ai_training", _words(r"\b(?:AI|artificial intelligence|machine[- ]learning|train(?:ing)? (?:\w+ )?models?)\b"),
+    Facet("ai_training", _words(r"\b(?:AI|artificial intelligence|machine[- ]learning|train(?:ing)? (?:\w+ )?models?|"
+                                r"models? training|(?:used|fed|go|goes) (?:in)?to (?:\w+ )?train\w*)\b"),
           _words(r"\b(?:train|trains|trained|training)\b|\bmachine[- ]learning\b"),
           "uses your data to train AI models", "does not use your data to train AI models", denials_first=True,
           beyond_retriever=True,
@@ -153,8 +154,13 @@ FACETS = (
     Facet("international_transfer", _words(r"\b(?:countr\w*|abroad|overseas|international\w*|cross-border|"
                                            r"outside (?:of )?(?:the|my|your|Europe|EU|EEA|US|U\.S\.)|jurisdictions?)\b"),
           _words(r"\b(?:other countr\w*|countr\w* other than|outside (?:of )?(?:the|your)|abroad|overseas|"
-                 r"international\w*|cross-border|United States|Privacy Shield|Safe Harbor|jurisdictions?|(?:any|another) countr\w*)\b"),
+                 r"international\w*|cross-border|United States|Privacy Shield|Safe Harbor|jurisdictions?|(?:any|another) countr\w*|"
+                 r"(?:out|outside) of (?:the )?[A-Z][a-z]+|non-(?:EU|EEA|European))\b"),
           "transfers your data to other countries", "does not transfer your data to other countries",
+          preferred_anywhere=True,
+          # a court's or an authority's jurisdiction is not where the data goes
+          aside=_words(r"\b(?:exclusive |competent )?jurisdiction of (?:the )?courts?\b|\bsubmit to (?:the )?(?:exclusive )?"
+                       r"jurisdiction\b"),
           # data moved or kept abroad, not which company is responsible "if you live outside the EEA"
           preferred=_words(r"\btransfer\w*|\bcross-border\b|\b(?:stor|process|host|locat|sen[dt])\w* (?:\w+ ){0,8}?"
                            r"(?:in|to|outside)\b")),
@@ -190,7 +196,9 @@ FACETS = (
           _words(r"\b(?:secur\w*|encrypt\w*|SSL|TLS|safeguard\w*|protect\w*|firewalls?)\b"),
           "protects your data with security measures", "does not protect your data with security measures",
           # the measures ("encrypted", "safeguards"), not a disclaimer or a pointer to another document
-          preferred=_words(r"\bencrypt\w*|\bSSL\b|\bTLS\b|\bsafeguards?\b|\bmeasures\b|\bfirewalls?\b"),
+          preferred=_words(r"\bencrypt\w*|\bSSL\b|\bTLS\b|\bsafeguards?\b|\bmeasures\b|\bfirewalls?\b|"
+                           r"\b(?:take|takes|use|uses) (?:\w+ ){0,3}(?:steps|means|precautions|efforts)\b|"
+                           r"\b(?:protect|secure)s? (?:your|the|all) (?:personal )?(?:data|information)\b|\btreated securely\b"),
           aside=_words(r"\bguarantee\w*|\b(?:100|completely|perfectly) secure\b|\bplease (?:review|see|read|refer to|"
                        r"visit|consult)\b")),
     Facet("children", _words(r"\b(?:child|children|kids?|minors?|under 1[0-9]|teen\w*|COPPA)\b"),
@@ -219,6 +227,11 @@ FACETS = (
                  r"partners?|service providers?)\b"),
           "shares your personal information with other companies",
           "does not share your personal information with other companies",
+          # the company hands data over ("we may share …", "Anthropic will disclose …"), not a right to ask who
+          # got it ("If a business sells or shares your Personal Information, you have the right …") nor what
+          # the company shows from others ("we may display content from third parties")
+          preferred=_words(r"(?:\bwe\s+(?:also\s+|only\s+)?|\b(?:may|will|can|might|would)\s+(?:also\s+|only\s+)?)"
+                           r"(?:share|disclose|provide|transfer|give|make available)\b"),
           # a merger, the law, data that is not personal, or what the recipients may not do with it
           aside=_words(r"\b(?:merger|acquisition|acquired|bankruptcy|reorgani[sz]ation|dissolution|liquidation|"
                        r"successor|subpoenas?|court orders?|legal process|law enforcement|required by law|corporate "

@@ -16,12 +16,13 @@ def evaluate(split: str = "test") -> dict[str, Any]:
     probabilities = model.probabilities(embed(questions))
     gold, rules = [q.facet for q in questions], rule_facets(questions)
     systems = {"rules": rules, "model": [LABELS[b] for b in probabilities.argmax(axis=1)],
-               "model_then_rules": combine(rules, probabilities, model.threshold)}
+               "model_then_rules": combine(rules, probabilities, model.threshold, model.none_threshold)}
     return {
         "split": f"privacyqa_{split}",
         "questions": len(questions),
         "with_a_facet": sum(g != NONE for g in gold),
         "threshold": model.threshold,
+        "none_threshold": model.none_threshold,
         "systems": {name: {"accuracy": round(accuracy(gold, predicted), 1), "macro_f1": round(macro_f1(gold, predicted), 1)}
                     for name, predicted in systems.items()},
     }

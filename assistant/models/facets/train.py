@@ -22,6 +22,7 @@ DATA_DIR = package_path("models", "facets", "data")
 LABELS = [facet.name for facet in FACETS] + [NONE]
 C_GRID = (1.0, 4.0, 16.0, 64.0)
 THRESHOLDS = tuple(round(float(t), 2) for t in np.arange(0.3, 0.96, 0.05))
+NONE_THRESHOLDS = (*THRESHOLDS, 1.01)  # 1.01: the model's `none` never overrules a facet the rules name
 FOLDS = 5
 # Our wordings of the 16 at-a-glance questions, from the answers sets that are tuning sets (never the
 # fourth held-out set, which checks the answers on questions and policies nothing was tuned on).
@@ -43,8 +44,13 @@ def load_labelled(split: str) -> list[LabelledQuestion]:
 
 
 def written_questions() -> list[LabelledQuestion]:
-    """The at-a-glance questions and the tuning answers sets' wordings of them, each once."""
+    """Our questions: the at-a-glance ones, the tuning answers sets' wordings of them, and `data/written.tsv`
+    (more wordings of the facets PrivacyQA's app-store questions rarely ask about, and general questions about
+    no facet), each once."""
     found = {question: facet for facet, question in GLANCE_QUESTIONS.items()}
+    for line in (DATA_DIR / "written.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        facet, question = line.split("\t")
+        found.setdefault(question, facet)
     for name in WORDING_SETS:
         for line in package_path("evaluation", "data", name).read_text(encoding="utf-8").splitlines():
             item = json.loads(line)
@@ -58,11 +64,12 @@ def rule_facets(questions: list[LabelledQuestion]) -> list[str]:
     return [(facet.name if (facet := facet_of(q.question)) else NONE) for q in questions]
 
 
-def combine(rules: list[str], probabilities: np.ndarray, threshold: float) -> list[str]:
-    """The model's class (a facet, or `none`) where its probability reaches `threshold`, else the rules' facet
-    (`FacetClassifier.decide`, on many questions)."""
+def combine(rules: list[str], probabilities: np.ndarray, threshold: float, none_threshold: float) -> list[str]:
+    """The model's facet where its probability reaches `threshold`, `none` where that class's reaches
+    `none_threshold`, else the rules' facet (`FacetClassifier.decide`, on many questions)."""
     best = probabilities.argmax(axis=1)
-    return [LABELS[b] if p[b] >= threshold else rule for rule, b, p in zip(rules, best, probabilities, strict=True)]
+    return [rule if p[b] < (none_threshold if LABELS[b] == NONE else threshold) else LABELS[b]
+            for rule, b, p in zip(rules, best, probabilities, strict=True)]
 
 
 def macro_f1(gold: list[str], predicted: list[str]) -> float:
@@ -90,7 +97,7 @@ def fit(vectors: np.ndarray, labels: list[str], c: float) -> FacetClassifier:
     intercepts = np.full(len(LABELS), -30.0, dtype=np.float32)  # a class never seen in training is never chosen
     weights[model.classes_] = model.coef_
     intercepts[model.classes_] = model.intercept_
-    return FacetClassifier(LABELS, weights, intercepts, threshold=0.5)
+    return FacetClassifier(LABELS, weights, intercepts, threshold=0.5, none_threshold=0.5)
 
 
 def embed(questions: list[LabelledQuestion]) -> np.ndarray:
@@ -100,8 +107,8 @@ def embed(questions: list[LabelledQuestion]) -> np.ndarray:
 
 
 def cross_validate(train: list[LabelledQuestion], vectors: np.ndarray, written: list[LabelledQuestion],
-                   written_vectors: np.ndarray, log: Callable[[str], None]) -> tuple[float, float, dict]:
-    """(C, threshold, scores), chosen on two checks of the system (the model where it is confident, else the
+                   written_vectors: np.ndarray, log: Callable[[str], None]) -> tuple[float, float, float, dict]:
+    """(C, threshold, none threshold, scores), chosen on two checks of the system (the model where it is confident, else the
     rules): 5-fold cross-validation on the PrivacyQA train questions (the written ones in every training fold),
     and each tuning set's wordings left out in turn (trained on the rest). Among the cells that get at least as
     many left-out wordings right as the rules do on every set, the best cross-validated macro F1 (accuracy
@@ -129,21 +136,24 @@ def cross_validate(train: list[LabelledQuestion], vectors: np.ndarray, written: 
     grid = {}
     for c in C_GRID:
         for threshold in THRESHOLDS:
-            predicted = combine(rules, probabilities[c], threshold)
-            wording_scores = {name: accuracy([q.facet for q in qs], combine(rule_facets(qs), left_out[c][name], threshold))
-                              for name, qs in wordings.items()}
-            keeps_wordings = all(wording_scores[n] >= rules_left_out[n] for n in WORDING_SETS)
-            grid[(c, threshold)] = (keeps_wordings, macro_f1(gold, predicted), accuracy(gold, predicted), wording_scores)
-    c, threshold = max(grid, key=lambda cell: grid[cell][:3])
-    _, f1, acc, wording_scores = grid[(c, threshold)]
+            for none_threshold in NONE_THRESHOLDS:
+                predicted = combine(rules, probabilities[c], threshold, none_threshold)
+                wording_scores = {name: accuracy([q.facet for q in qs], combine(rule_facets(qs), left_out[c][name],
+                                                                                  threshold, none_threshold))
+                                  for name, qs in wordings.items()}
+                keeps_wordings = all(wording_scores[n] >= rules_left_out[n] for n in WORDING_SETS)
+                grid[(c, threshold, none_threshold)] = (keeps_wordings, macro_f1(gold, predicted),
+                                                        accuracy(gold, predicted), wording_scores)
+    c, threshold, none_threshold = max(grid, key=lambda cell: grid[cell][:3])
+    _, f1, acc, wording_scores = grid[(c, threshold, none_threshold)]
     scores = {"privacyqa_train_5_fold": {"rules": {"macro_f1": round(macro_f1(gold, rules), 1),
                                                    "accuracy": round(accuracy(gold, rules), 1)},
                                          "model_then_rules": {"macro_f1": round(f1, 1), "accuracy": round(acc, 1)}},
               "wordings_left_out_accuracy": {name: {"rules": round(rules_left_out[name], 1),
                                                     "model_then_rules": round(wording_scores[name], 1)}
                                              for name in WORDING_SETS}}
-    log(f"chosen: C={c}, threshold={threshold}: {json.dumps(scores)}")
-    return c, threshold, scores
+    log(f"chosen: C={c}, threshold={threshold}, none threshold={none_threshold}: {json.dumps(scores)}")
+    return c, threshold, none_threshold, scores
 
 
 def _wording_source(question: LabelledQuestion) -> str | None:
@@ -160,9 +170,9 @@ def train(out: Path = RELEASE_DIR, log: Callable[[str], None] = print) -> Path:
     train_questions, written = load_labelled("train"), written_questions()
     log(f"embedding {len(train_questions) + len(written)} questions…")
     vectors, written_vectors = embed(train_questions), embed(written)
-    c, threshold, scores = cross_validate(train_questions, vectors, written, written_vectors, log)
+    c, threshold, none_threshold, scores = cross_validate(train_questions, vectors, written, written_vectors, log)
     model = fit(np.vstack([vectors, written_vectors]), [q.facet for q in train_questions + written], c)
-    model = FacetClassifier(model.labels, model.weights, model.intercepts, threshold)
+    model = FacetClassifier(model.labels, model.weights, model.intercepts, threshold, none_threshold)
     model.save(out)
     counts = {label: sum(q.facet == label for q in train_questions + written) for label in LABELS}
     return write_manifest(
@@ -173,8 +183,9 @@ def train(out: Path = RELEASE_DIR, log: Callable[[str], None] = print) -> Path:
         command="assistant train facets",
         metrics={"selection": scores},
         recipe=(f"class-balanced softmax regression over the base model's question embedding; C from {list(C_GRID)} "
-                f"and the threshold from {THRESHOLDS[0]}–{THRESHOLDS[-1]}: the best {FOLDS}-fold cross-validated macro "
-                "F1 on the train questions of the model where its probability reaches the threshold, else the rules, "
+                f"and the thresholds from {THRESHOLDS[0]}–{THRESHOLDS[-1]} (for `none`, also never): the best {FOLDS}-fold "
+                "cross-validated macro F1 on the train questions of the model where its facet's probability reaches "
+                "the threshold (or its `none` the none threshold), else the rules, "
                 "among the cells that lose no wording the rules get right when each tuning set's wordings are left "
-                f"out; chosen C={c}, threshold={threshold}"),
+                f"out; chosen C={c}, threshold={threshold}, none threshold={none_threshold}"),
     )
