@@ -11,17 +11,19 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from assistant.foundation.errors import AssistantError
 from assistant.foundation.resources import cache_dir
+
+if TYPE_CHECKING:  # numpy comes with ONNX Runtime: `assistant ask` starts loading models before importing it
+    import numpy as np
 
 BACKENDS = ("onnx", "onnx-fp32", "onnx-int8", "torch")
 DEFAULT_BACKEND = "onnx"
 
 # A model's forward pass: named int64 inputs (batch × tokens) → its outputs, as numpy arrays.
-Forward = Callable[[dict[str, np.ndarray]], list[np.ndarray]]
+Forward = Callable[[dict[str, "np.ndarray"]], list["np.ndarray"]]
 
 
 def backend() -> str:

@@ -8,12 +8,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from assistant.foundation.base_model import EMBEDDER_NAME
 from assistant.foundation.resources import WEIGHTS_DIR
 
 if TYPE_CHECKING:  # torch takes seconds to import: only saving and loading for training need it
+    import numpy as np  # and numpy: `assistant ask` starts loading models before importing it
     import torch
 
 __all__ = ["WEIGHTS_DIR", "amend_release", "load_release", "load_release_arrays", "release_files", "save_release",
@@ -88,6 +87,7 @@ def load_release(directory: Path) -> tuple[dict[str, torch.Tensor], dict]:
 
 def load_release_arrays(directory: Path) -> tuple[dict[str, np.ndarray], dict]:
     """The fp32 weights (numpy arrays) and the config of a released model, without torch."""
+    import numpy as np  # see TYPE_CHECKING above
     from safetensors.numpy import load_file as load_arrays  # safetensors' numpy side: no torch
 
     release_files(directory)

@@ -162,7 +162,8 @@ def wait_for_preload() -> None:
 
 
 class _Preload:
-    """Sessions of default releases built on one background thread, each handed out once."""
+    """Sessions of default releases, each built on a background thread of its own (ONNX Runtime builds them
+    without the GIL, so two cores build two at once) and handed out once."""
 
     started: _Preload | None = None
 
@@ -173,14 +174,23 @@ class _Preload:
         self.thread.start()
 
     def _run(self) -> None:
-        for name, ready in tuple(self.ready.items()):
-            try:
-                path = ensure_graph(name)
-                log.info("Loading model %s (ONNX Runtime, %s)", name, path.name)
-                self.results[name] = OnnxForward(path)
-            except Exception as error:  # noqa: BLE001 - raised again on the thread that asks for the model
-                self.results[name] = error
-            ready.set()
+        import onnxruntime  # noqa: F401 - once, here: the builders below would only queue on its import lock
+
+        builders = [threading.Thread(target=self._build, args=(name,), name=f"preload-{name}", daemon=True)
+                    for name in self.ready]
+        for builder in builders:
+            builder.start()
+        for builder in builders:
+            builder.join()
+
+    def _build(self, name: str) -> None:
+        try:
+            path = ensure_graph(name)
+            log.info("Loading model %s (ONNX Runtime, %s)", name, path.name)
+            self.results[name] = OnnxForward(path)
+        except Exception as error:  # noqa: BLE001 - raised again on the thread that asks for the model
+            self.results[name] = error
+        self.ready[name].set()
 
     @classmethod
     def take(cls, name: str, directory: Path | None) -> OnnxForward | None:
