@@ -178,8 +178,8 @@ def train(out: Path = RELEASE_DIR, log: Callable[[str], None] = print) -> Path:
     return write_manifest(
         out,
         data={"train": {"privacyqa_train": len(train_questions), "written": len(written)}, "labels": counts,
-              "files": ["assistant/models/facets/data/privacyqa_train.tsv", *(f"assistant/evaluation/data/{n}"
-                                                                             for n in WORDING_SETS)]},
+              "files": ["assistant/models/facets/data/privacyqa_train.tsv", "assistant/models/facets/data/written.tsv",
+                        *(f"assistant/evaluation/data/{n}" for n in WORDING_SETS)]},
         command="assistant train facets",
         metrics={"selection": scores},
         recipe=(f"class-balanced softmax regression over the base model's question embedding; C from {list(C_GRID)} "
