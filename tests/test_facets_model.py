@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 from assistant.models.facets.model import NONE, FacetClassifier
-from assistant.models.facets.train import LABELS, WORDING_SETS, load_labelled, written_questions
-from assistant.understanding.facets import GLANCE_QUESTIONS, facet_of
+from assistant.models.facets.train import WORDING_SETS, load_labelled, written_questions
+from assistant.understanding.facets import GLANCE_QUESTIONS, facet_of, facet_rules
+
+LABELS = facet_rules().labels
 from tests.conftest import cli_env
 
 # Wordings no rule word covers (the third held-out set's, before the model), and questions about no facet.
@@ -37,7 +39,7 @@ def test_labelled_data_is_well_formed_and_the_splits_are_disjoint():
     # the fourth held-out set's wordings are never trained on
     heldout4 = {json.loads(line)["question"] for line in
                 Path("assistant/evaluation/data/answers_heldout4.jsonl").read_text().splitlines()}
-    assert not heldout4 & {q.question for q in written_questions()}
+    assert not heldout4 & {q.question for q in written_questions(facet_rules())}
     assert "answers_heldout4.jsonl" not in WORDING_SETS
 
 
@@ -72,7 +74,7 @@ def test_the_question_stage_reads_the_facet_from_the_model(amazon):
 def test_training_writes_a_release_with_its_manifest(tmp_path):
     from assistant.models.facets.train import train
 
-    manifest = json.loads(train(tmp_path / "facets", log=lambda _: None).read_text())
+    manifest = json.loads(train(facet_rules(), tmp_path / "facets", log=lambda _: None).read_text())
     assert manifest["command"] == "assistant train facets"
     selection = manifest["metrics"]["selection"]
     cross = selection["privacyqa_train_5_fold"]

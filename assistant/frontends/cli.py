@@ -422,8 +422,9 @@ def eval_facets(
     """Which privacy facet a question asks about: the facet classifier (where confident, else the word rules)
     beside the rules alone and the model alone, on the labelled PrivacyQA test questions."""
     from assistant.models.facets.evaluate import evaluate  # lazy: see the module docstring
+    from assistant.understanding.facets import facet_rules  # lazy: see the module docstring
 
-    result = evaluate("test")
+    result = evaluate(facet_rules(), "test")
     console.print_json(data=result) if as_json else console.print(render_facets_report(result))
 
 
@@ -538,8 +539,9 @@ def train_attributes() -> None:
 def train_facets() -> None:
     """Fit the question-facet classifier over question embeddings into weights/facets/ (about a minute)."""
     from assistant.models.facets.train import train  # lazy: see the module docstring
+    from assistant.understanding.facets import facet_rules  # lazy: see the module docstring
 
-    train(log=console.print)
+    train(facet_rules(), log=console.print)
 
 
 @train_app.command("categories")

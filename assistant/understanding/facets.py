@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.models.facets.train import FacetRules
 
 YES_NO = "yes_no"
 QUESTION_TYPES = (YES_NO, "how_long", "how_to", "what", "who", "where", "other")
@@ -292,3 +296,15 @@ def facet_of(question: str) -> Facet | None:
         if facet is not None:
             return facet
     return None
+
+
+def facet_rules() -> FacetRules:
+    """These rules as the facet classifier's training and evaluation take them (`assistant/models/facets`)."""
+    from assistant.models.facets.train import FacetRules  # lazy: training and evaluation only
+
+    return FacetRules(tuple(BY_NAME), GLANCE_QUESTIONS, _rule_facet_name)
+
+
+def _rule_facet_name(question: str) -> str | None:
+    facet = facet_of(question)
+    return facet.name if facet else None

@@ -7,16 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.models.facets.model import NONE, RELEASE_DIR, FacetClassifier
-from assistant.models.facets.train import LABELS, accuracy, combine, embed, load_labelled, macro_f1, rule_facets
+from assistant.models.facets.train import FacetRules, accuracy, combine, embed, load_labelled, macro_f1, rule_facets
 
 
-def evaluate(split: str = "test") -> dict[str, Any]:
+def evaluate(rules: FacetRules, split: str = "test") -> dict[str, Any]:
+    """The scores of the rules, the model and the two together on a labelled split (`rules`: see train.py)."""
     questions = load_labelled(split)
     model = FacetClassifier.load(RELEASE_DIR)
     probabilities = model.probabilities(embed(questions))
-    gold, rules = [q.facet for q in questions], rule_facets(questions)
-    systems = {"rules": rules, "model": [LABELS[b] for b in probabilities.argmax(axis=1)],
-               "model_then_rules": combine(rules, probabilities, model.threshold, model.none_threshold)}
+    gold, said = [q.facet for q in questions], rule_facets(questions, rules)
+    systems = {"rules": said, "model": [model.labels[b] for b in probabilities.argmax(axis=1)],
+               "model_then_rules": combine(said, probabilities, model.labels, model.threshold, model.none_threshold)}
     return {
         "split": f"privacyqa_{split}",
         "questions": len(questions),

@@ -3,11 +3,14 @@ regression over the base model's question embeddings, on the labelled PrivacyQA 
 (`data/privacyqa_train.tsv`) and our own wordings of the at-a-glance questions. C and the threshold are
 chosen as the system runs (the model where it is confident, else the word rules): by 5-fold
 cross-validation on the train questions, keeping every wording of the tuning answers sets the rules get
-right when that set is left out. The release is written to weights/facets/ with its manifest."""
+right when that set is left out. The release is written to weights/facets/ with its manifest.
+
+The word rules come in as `FacetRules` (`assistant.understanding.facets.facet_rules()`, passed by the command
+line): a model package imports nothing from the layers above it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,10 +19,8 @@ import numpy as np
 from assistant.foundation.releases import write_manifest
 from assistant.foundation.resources import package_path
 from assistant.models.facets.model import NONE, RELEASE_DIR, FacetClassifier
-from assistant.understanding.facets import FACETS, GLANCE_QUESTIONS, facet_of
 
 DATA_DIR = package_path("models", "facets", "data")
-LABELS = [facet.name for facet in FACETS] + [NONE]
 C_GRID = (1.0, 4.0, 16.0, 64.0)
 THRESHOLDS = tuple(round(float(t), 2) for t in np.arange(0.3, 0.96, 0.05))
 NONE_THRESHOLDS = (*THRESHOLDS, 1.01)  # 1.01: the model's `none` never overrules a facet the rules name
@@ -27,6 +28,20 @@ FOLDS = 5
 # Our wordings of the 16 at-a-glance questions, from the answers sets that are tuning sets (never the
 # fourth held-out set, which checks the answers on questions and policies nothing was tuned on).
 WORDING_SETS = ("answers_dev.jsonl", "answers_heldout.jsonl", "answers_heldout2.jsonl", "answers_heldout3.jsonl")
+
+
+@dataclass(frozen=True)
+class FacetRules:
+    """The word rules the classifier is trained and scored beside (`assistant.understanding.facets`)."""
+
+    names: tuple[str, ...]  # the facets, in the rules' order
+    questions: Mapping[str, str]  # each facet's plain at-a-glance question
+    facet_of: Callable[[str], str | None]  # the rules' facet of a question, or None
+
+    @property
+    def labels(self) -> list[str]:
+        """The classifier's classes: the facets, then `none`."""
+        return [*self.names, NONE]
 
 
 @dataclass(frozen=True)
@@ -43,11 +58,11 @@ def load_labelled(split: str) -> list[LabelledQuestion]:
     return [LabelledQuestion(question, facet, f"privacyqa_{split}") for _, facet, question in rows]
 
 
-def written_questions() -> list[LabelledQuestion]:
+def written_questions(rules: FacetRules) -> list[LabelledQuestion]:
     """Our questions: the at-a-glance ones, the tuning answers sets' wordings of them, and `data/written.tsv`
     (more wordings of the facets PrivacyQA's app-store questions rarely ask about, and general questions about
     no facet), each once."""
-    found = {question: facet for facet, question in GLANCE_QUESTIONS.items()}
+    found = {question: facet for facet, question in rules.questions.items()}
     for line in (DATA_DIR / "written.tsv").read_text(encoding="utf-8").splitlines()[1:]:
         facet, question = line.split("\t")
         found.setdefault(question, facet)
@@ -59,17 +74,18 @@ def written_questions() -> list[LabelledQuestion]:
     return [LabelledQuestion(question, facet, "written") for question, facet in found.items()]
 
 
-def rule_facets(questions: list[LabelledQuestion]) -> list[str]:
+def rule_facets(questions: list[LabelledQuestion], rules: FacetRules) -> list[str]:
     """What the word rules say of each question (`none` where they name no facet)."""
-    return [(facet.name if (facet := facet_of(q.question)) else NONE) for q in questions]
+    return [rules.facet_of(q.question) or NONE for q in questions]
 
 
-def combine(rules: list[str], probabilities: np.ndarray, threshold: float, none_threshold: float) -> list[str]:
+def combine(said: list[str], probabilities: np.ndarray, labels: list[str], threshold: float,
+            none_threshold: float) -> list[str]:
     """The model's facet where its probability reaches `threshold`, `none` where that class's reaches
-    `none_threshold`, else the rules' facet (`FacetClassifier.decide`, on many questions)."""
+    `none_threshold`, else what the rules `said` (`FacetClassifier.decide`, on many questions)."""
     best = probabilities.argmax(axis=1)
-    return [rule if p[b] < (none_threshold if LABELS[b] == NONE else threshold) else LABELS[b]
-            for rule, b, p in zip(rules, best, probabilities, strict=True)]
+    return [rule if p[b] < (none_threshold if labels[b] == NONE else threshold) else labels[b]
+            for rule, b, p in zip(said, best, probabilities, strict=True)]
 
 
 def macro_f1(gold: list[str], predicted: list[str]) -> float:
@@ -87,17 +103,18 @@ def accuracy(gold: list[str], predicted: list[str]) -> float:
     return 100 * float(np.mean([g == p for g, p in zip(gold, predicted, strict=True)]))
 
 
-def fit(vectors: np.ndarray, labels: list[str], c: float) -> FacetClassifier:
+def fit(vectors: np.ndarray, targets_named: list[str], labels: list[str], c: float) -> FacetClassifier:
+    """A class-balanced softmax regression of `targets_named` (each one of `labels`) on `vectors`."""
     from sklearn.linear_model import LogisticRegression  # training only
 
-    targets = np.array([LABELS.index(label) for label in labels])
+    targets = np.array([labels.index(label) for label in targets_named])
     model = LogisticRegression(C=c, class_weight="balanced", max_iter=3000)
     model.fit(vectors, targets)
-    weights = np.zeros((len(LABELS), vectors.shape[1]), dtype=np.float32)
-    intercepts = np.full(len(LABELS), -30.0, dtype=np.float32)  # a class never seen in training is never chosen
+    weights = np.zeros((len(labels), vectors.shape[1]), dtype=np.float32)
+    intercepts = np.full(len(labels), -30.0, dtype=np.float32)  # a class never seen in training is never chosen
     weights[model.classes_] = model.coef_
     intercepts[model.classes_] = model.intercept_
-    return FacetClassifier(LABELS, weights, intercepts, threshold=0.5, none_threshold=0.5)
+    return FacetClassifier(labels, weights, intercepts, threshold=0.5, none_threshold=0.5)
 
 
 def embed(questions: list[LabelledQuestion]) -> np.ndarray:
@@ -107,7 +124,8 @@ def embed(questions: list[LabelledQuestion]) -> np.ndarray:
 
 
 def cross_validate(train: list[LabelledQuestion], vectors: np.ndarray, written: list[LabelledQuestion],
-                   written_vectors: np.ndarray, log: Callable[[str], None]) -> tuple[float, float, float, dict]:
+                   written_vectors: np.ndarray, rules: FacetRules,
+                   log: Callable[[str], None]) -> tuple[float, float, float, dict]:
     """(C, threshold, none threshold, scores), chosen on two checks of the system (the model where it is confident, else the
     rules): 5-fold cross-validation on the PrivacyQA train questions (the written ones in every training fold),
     and each tuning set's wordings left out in turn (trained on the rest). Among the cells that get at least as
@@ -115,39 +133,39 @@ def cross_validate(train: list[LabelledQuestion], vectors: np.ndarray, written: 
     breaking ties)."""
     rng = np.random.default_rng(13)
     fold_of = rng.permutation(len(train)) % FOLDS
-    gold, rules = [q.facet for q in train], rule_facets(train)
+    gold, said, labels = [q.facet for q in train], rule_facets(train, rules), rules.labels
     train_labels = [q.facet for q in train]
     sources = [_wording_source(q) for q in written]
-    probabilities = {c: np.zeros((len(train), len(LABELS))) for c in C_GRID}
+    probabilities = {c: np.zeros((len(train), len(labels))) for c in C_GRID}
     left_out = {c: {} for c in C_GRID}
     for c in C_GRID:
         for fold in range(FOLDS):
             held = fold_of == fold
-            labels = [label for label, h in zip(train_labels, held, strict=True) if not h] + [q.facet for q in written]
-            probabilities[c][held] = fit(np.vstack([vectors[~held], written_vectors]), labels, c).probabilities(
-                vectors[held])
+            targets = [label for label, h in zip(train_labels, held, strict=True) if not h] + [q.facet for q in written]
+            probabilities[c][held] = fit(np.vstack([vectors[~held], written_vectors]), targets, labels,
+                                         c).probabilities(vectors[held])
         for name in WORDING_SETS:
             keep = np.array([source != name for source in sources])
             model = fit(np.vstack([vectors, written_vectors[keep]]),
-                        train_labels + [q.facet for q, k in zip(written, keep, strict=True) if k], c)
+                        train_labels + [q.facet for q, k in zip(written, keep, strict=True) if k], labels, c)
             left_out[c][name] = model.probabilities(written_vectors[~keep])
     wordings = {name: [q for q, source in zip(written, sources, strict=True) if source == name] for name in WORDING_SETS}
-    rules_left_out = {name: accuracy([q.facet for q in qs], rule_facets(qs)) for name, qs in wordings.items()}
+    rules_left_out = {name: accuracy([q.facet for q in qs], rule_facets(qs, rules)) for name, qs in wordings.items()}
     grid = {}
     for c in C_GRID:
         for threshold in THRESHOLDS:
             for none_threshold in NONE_THRESHOLDS:
-                predicted = combine(rules, probabilities[c], threshold, none_threshold)
-                wording_scores = {name: accuracy([q.facet for q in qs], combine(rule_facets(qs), left_out[c][name],
-                                                                                  threshold, none_threshold))
+                predicted = combine(said, probabilities[c], labels, threshold, none_threshold)
+                wording_scores = {name: accuracy([q.facet for q in qs], combine(rule_facets(qs, rules), left_out[c][name],
+                                                                                  labels, threshold, none_threshold))
                                   for name, qs in wordings.items()}
                 keeps_wordings = all(wording_scores[n] >= rules_left_out[n] for n in WORDING_SETS)
                 grid[(c, threshold, none_threshold)] = (keeps_wordings, macro_f1(gold, predicted),
                                                         accuracy(gold, predicted), wording_scores)
     c, threshold, none_threshold = max(grid, key=lambda cell: grid[cell][:3])
     _, f1, acc, wording_scores = grid[(c, threshold, none_threshold)]
-    scores = {"privacyqa_train_5_fold": {"rules": {"macro_f1": round(macro_f1(gold, rules), 1),
-                                                   "accuracy": round(accuracy(gold, rules), 1)},
+    scores = {"privacyqa_train_5_fold": {"rules": {"macro_f1": round(macro_f1(gold, said), 1),
+                                                   "accuracy": round(accuracy(gold, said), 1)},
                                          "model_then_rules": {"macro_f1": round(f1, 1), "accuracy": round(acc, 1)}},
               "wordings_left_out_accuracy": {name: {"rules": round(rules_left_out[name], 1),
                                                     "model_then_rules": round(wording_scores[name], 1)}
@@ -165,16 +183,17 @@ def _wordings(name: str) -> set[str]:
             for line in package_path("evaluation", "data", name).read_text(encoding="utf-8").splitlines()}
 
 
-def train(out: Path = RELEASE_DIR, log: Callable[[str], None] = print) -> Path:
+def train(rules: FacetRules, out: Path = RELEASE_DIR, log: Callable[[str], None] = print) -> Path:
     """Fit and write the release; returns the manifest's path."""
-    train_questions, written = load_labelled("train"), written_questions()
+    train_questions, written = load_labelled("train"), written_questions(rules)
     log(f"embedding {len(train_questions) + len(written)} questions…")
     vectors, written_vectors = embed(train_questions), embed(written)
-    c, threshold, none_threshold, scores = cross_validate(train_questions, vectors, written, written_vectors, log)
-    model = fit(np.vstack([vectors, written_vectors]), [q.facet for q in train_questions + written], c)
+    c, threshold, none_threshold, scores = cross_validate(train_questions, vectors, written, written_vectors, rules,
+                                                          log)
+    model = fit(np.vstack([vectors, written_vectors]), [q.facet for q in train_questions + written], rules.labels, c)
     model = FacetClassifier(model.labels, model.weights, model.intercepts, threshold, none_threshold)
     model.save(out)
-    counts = {label: sum(q.facet == label for q in train_questions + written) for label in LABELS}
+    counts = {label: sum(q.facet == label for q in train_questions + written) for label in rules.labels}
     return write_manifest(
         out,
         data={"train": {"privacyqa_train": len(train_questions), "written": len(written)}, "labels": counts,
