@@ -105,7 +105,7 @@ def test_the_terminal_chat_starts_without_warnings_and_shows_readable_menus(stac
         assert "amazon.com" in menu and "choose_policy" not in menu, menu
         os.write(leader, b"\r")  # the first entry: its payload chooses amazon.com, then the waiting question is answered
         read_until(rb"now answering from", 120)
-        read_until(rb"amazon\.com (?:says|does)|Answer \(amazon\.com\)|\d+\.com: |I can't answer", 120)
+        read_until(rb"amazon\.com (?:policy )?(?:says|does)|Answer \(amazon\.com\)|\d+\.com: |I can't answer", 120)
         shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.decode(errors="replace"))
         bot_lines = shown[shown.index("now answering from") - 20:].splitlines()
         assert all(len(line.rstrip()) <= 72 for line in bot_lines[:12]), bot_lines
