@@ -3,12 +3,12 @@ embedding (the one the question classifier reads anyway), one class per facet of
 `assistant.understanding.facets` plus `none`.
 
 Where the model is confident (its most probable facet reaches the release's threshold, or `none` reaches
-its own threshold) its class is the question's facet; otherwise the rules decide. So "Can I get my account and data wiped?"
-(no rule word) gets deletion, and "will my data be stolen?" is security, not a question for the rules'
-"stolen" … "data" reading; the threshold is chosen so that no wording of the tuning answers sets the rules
-get right is lost (train.py).
+its own threshold) its class is the question's facet; otherwise the word rules decide. So "Can I get my
+account and data wiped?" (no rule word) is deletion, and "Do they collect my email address?" is about no
+facet, where the rules' "email" made it the contact question. The thresholds are chosen so that no wording
+of the tuning answers sets the rules get right is lost (train.py).
 
-    assistant train facets        # writes weights/facets/ (seconds after embedding)
+    assistant train facets        # writes weights/facets/ (about a minute)
     assistant eval facets [--json]
 
 Inference is numpy only: a matrix product and a softmax.
