@@ -9,12 +9,9 @@ the answers dev set's and the first held-out set's, one per facet, the same for 
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from assistant.foundation.sentences import build_policy
-from assistant.foundation.settings import DEFAULT_MAX_BYTES
-from assistant.ingest.parsing import load_document
+from lab.labelled_sets import write_set
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICIES = ROOT / "data" / "heldout2" / "policies"
@@ -170,23 +167,8 @@ LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
 }
 
 
-def rows() -> list[dict]:
-    """One JSON row per (policy, facet): question, verdict, evidence numbers and their text, note."""
-    out = []
-    for policy, labels in LABELS.items():
-        sentences = build_policy(load_document(POLICIES / policy, DEFAULT_MAX_BYTES)).sentences
-        for facet, question in QUESTIONS.items():
-            verdict, evidence, ambiguous, note = labels[facet]
-            out.append({"policy_file": policy, "question": question, "facet": facet, "verdict": verdict,
-                        "evidence": evidence, "ambiguous": ambiguous, "note": note,
-                        "evidence_text": [sentences[n - 1].text for n in evidence]})
-    return out
-
-
 def main() -> None:
-    items = rows()
-    OUTPUT.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in items), encoding="utf-8")
-    print(f"{len(items)} items ({sum(not r['ambiguous'] for r in items)} scored) written to {OUTPUT}")
+    write_set(LABELS, QUESTIONS, POLICIES, OUTPUT)
 
 
 if __name__ == "__main__":
