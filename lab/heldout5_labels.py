@@ -175,6 +175,7 @@ LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
     },
 }
 
+
 def main() -> None:
     write_set(LABELS, QUESTIONS, POLICIES, OUTPUT)
 
