@@ -63,6 +63,16 @@ def encode_words(token_lists: Sequence[Sequence[str]], max_length: int) -> Token
     return _batch(_encode(max_length, "longest_first", [list(t) for t in token_lists], is_pretokenized=True))
 
 
+def first_pieces(word_ids: list[int | None]) -> list[int]:
+    """For `encode_words` rows (their `word_ids`): the index of each word's first word piece, in word order (words cut by truncation are absent)."""
+    seen, firsts = set(), []
+    for position, word in enumerate(word_ids):
+        if word is not None and word not in seen:
+            seen.add(word)
+            firsts.append(position)
+    return firsts
+
+
 def encode_pairs(questions: Sequence[str], contexts: Sequence[str], max_length: int) -> TokenBatch:
     """`[CLS] question [SEP] context [SEP]`, truncating only the context; offsets are into each part."""
     return _batch(_encode(max_length, "only_second", list(zip(questions, contexts))))

@@ -22,7 +22,7 @@ import numpy as np
 
 from assistant.foundation.inference import Forward
 from assistant.foundation.releases import WEIGHTS_DIR, release_files
-from assistant.foundation.tokenization import encode_words
+from assistant.foundation.tokenization import encode_words, first_pieces
 from assistant.models.policyie.bio import BIODecoder
 from assistant.models.runtime import GRAPHS, load_forward
 
@@ -47,16 +47,6 @@ class PISpan:
 def words(text: str) -> list[tuple[str, int, int]]:
     """Words of raw text (punctuation apart, as in the PI-Extract files) with their character offsets."""
     return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
-
-
-def first_pieces(word_ids: list[int | None]) -> list[int]:
-    """Index of each word's first word piece, in word order (words cut by truncation are absent)."""
-    seen, firsts = set(), []
-    for position, word in enumerate(word_ids):
-        if word is not None and word not in seen:
-            seen.add(word)
-            firsts.append(position)
-    return firsts
 
 
 class PIExtractTagger:

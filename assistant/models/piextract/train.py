@@ -16,6 +16,7 @@ from assistant.corpora.piextract import TUNING_SEED, corpus_file, load
 from assistant.foundation.encoder import freeze_below, load_base_encoder, top_layer_prefixes, trained_state
 from assistant.foundation.releases import save_release, sha256_of
 from assistant.foundation.resources import checkpoint_dir
+from assistant.foundation.tokenization import first_pieces
 from assistant.foundation.training import (
     Checkpoint,
     EncoderTrainConfig,
@@ -24,7 +25,7 @@ from assistant.foundation.training import (
     optimizer_with_schedule,
 )
 from assistant.models.piextract.evaluate import score
-from assistant.models.piextract.model import LAYERS, RELEASE_DIR, TAGS, PIExtractTagger, first_pieces
+from assistant.models.piextract.model import LAYERS, RELEASE_DIR, TAGS, PIExtractTagger
 from assistant.models.piextract.network import PIExtractModel, encode
 
 CHECKPOINT_DIR = checkpoint_dir("piextract")

@@ -23,7 +23,7 @@ import numpy as np
 
 from assistant.foundation.inference import Forward
 from assistant.foundation.releases import WEIGHTS_DIR, load_release_arrays
-from assistant.foundation.tokenization import encode_words
+from assistant.foundation.tokenization import encode_words, first_pieces
 from assistant.foundation.types import Facts, Slot
 from assistant.models.policyie.bio import BIODecoder, crf_scores
 from assistant.models.runtime import GRAPHS, load_forward
@@ -48,16 +48,6 @@ class TaggedSentence:
 def words(text: str) -> list[tuple[str, int, int]]:
     """PolicyIE-style tokens of raw text (words, with punctuation apart) and their offsets."""
     return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
-
-
-def _first_pieces(word_ids: list[int | None]) -> list[int]:
-    """Index of each word's first word piece, in word order (words cut by truncation are absent)."""
-    seen, firsts = set(), []
-    for position, word in enumerate(word_ids):
-        if word is not None and word not in seen:
-            seen.add(word)
-            firsts.append(position)
-    return firsts
 
 
 # (transitions, start) of the type-I and type-II CRFs, or None for softmax taggers
@@ -115,7 +105,7 @@ class PolicyIETagger:
             if scores is None:  # a softmax tagger: decode its log-probabilities
                 type_i, type_ii = _log_softmax(type_i), _log_softmax(type_ii)
             for row, i in enumerate(rows):
-                firsts = _first_pieces(batch.encodings[row].word_ids)[: len(token_lists[i])]
+                firsts = first_pieces(batch.encodings[row].word_ids)[: len(token_lists[i])]
                 padding = ["O"] * (len(token_lists[i]) - len(firsts))
                 results[i] = TaggedSentence(INTENTS[int(intents[row])],
                                             decode_i.best(type_i[row, firsts]) + padding,

@@ -16,6 +16,7 @@ from assistant.corpora.policyie import corpus_file, load_split, tag_inventory
 from assistant.foundation.encoder import freeze_below, load_base_encoder, top_layer_prefixes, trained_state
 from assistant.foundation.releases import save_release, sha256_of
 from assistant.foundation.resources import checkpoint_dir
+from assistant.foundation.tokenization import first_pieces
 from assistant.foundation.training import (
     Checkpoint,
     EncoderTrainConfig,
@@ -25,7 +26,7 @@ from assistant.foundation.training import (
 )
 from assistant.models.policyie.crf import LinearChainCRF
 from assistant.models.policyie.evaluate import score
-from assistant.models.policyie.model import INTENTS, RELEASE_DIR, PolicyIETagger, _first_pieces
+from assistant.models.policyie.model import INTENTS, RELEASE_DIR, PolicyIETagger
 from assistant.models.policyie.network import PolicyIEModel, _encode
 
 CHECKPOINT_DIR = checkpoint_dir("policyie")
@@ -51,7 +52,7 @@ class TrainResult:
 
 def _targets(word_ids, tags: Sequence[str], index: dict[str, int], length: int) -> list[int]:
     target = [-100] * length
-    for word, position in enumerate(_first_pieces(word_ids)):
+    for word, position in enumerate(first_pieces(word_ids)):
         target[position] = index.get(tags[word], 0)
     return target
 
