@@ -48,7 +48,7 @@ class FacetRules:
 class LabelledQuestion:
     question: str
     facet: str  # a facet name or "none"
-    source: str  # privacyqa_train, privacyqa_test or written
+    source: str  # privacyqa_train, privacyqa_test, the tuning answers set it comes from, or written
 
 
 def load_labelled(split: str) -> list[LabelledQuestion]:
@@ -61,17 +61,20 @@ def load_labelled(split: str) -> list[LabelledQuestion]:
 def written_questions(rules: FacetRules) -> list[LabelledQuestion]:
     """Our questions: the at-a-glance ones, the tuning answers sets' wordings of them, and `data/written.tsv`
     (more wordings of the facets PrivacyQA's app-store questions rarely ask about, and general questions about
-    no facet), each once."""
+    no facet), each once. A question in a tuning answers set has that set's file name as its `source` (the
+    first such set), the others "written"."""
     found = {question: facet for facet, question in rules.questions.items()}
     for line in (DATA_DIR / "written.tsv").read_text(encoding="utf-8").splitlines()[1:]:
         facet, question = line.split("\t")
         found.setdefault(question, facet)
+    sources: dict[str, str] = {}
     for name in WORDING_SETS:
         for line in package_path("evaluation", "data", name).read_text(encoding="utf-8").splitlines():
             item = json.loads(line)
+            sources.setdefault(item["question"], name)
             if item.get("facet"):
                 found.setdefault(item["question"], item["facet"])
-    return [LabelledQuestion(question, facet, "written") for question, facet in found.items()]
+    return [LabelledQuestion(question, facet, sources.get(question, "written")) for question, facet in found.items()]
 
 
 def rule_facets(questions: list[LabelledQuestion], rules: FacetRules) -> list[str]:
@@ -135,7 +138,7 @@ def cross_validate(train: list[LabelledQuestion], vectors: np.ndarray, written: 
     fold_of = rng.permutation(len(train)) % FOLDS
     gold, said, labels = [q.facet for q in train], rule_facets(train, rules), rules.labels
     train_labels = [q.facet for q in train]
-    sources = [_wording_source(q) for q in written]
+    sources = [q.source for q in written]
     probabilities = {c: np.zeros((len(train), len(labels))) for c in C_GRID}
     left_out = {c: {} for c in C_GRID}
     for c in C_GRID:
@@ -172,15 +175,6 @@ def cross_validate(train: list[LabelledQuestion], vectors: np.ndarray, written: 
                                              for name in WORDING_SETS}}
     log(f"chosen: C={c}, threshold={threshold}, none threshold={none_threshold}: {json.dumps(scores)}")
     return c, threshold, none_threshold, scores
-
-
-def _wording_source(question: LabelledQuestion) -> str | None:
-    return next((name for name in WORDING_SETS if question.question in _wordings(name)), None)
-
-
-def _wordings(name: str) -> set[str]:
-    return {json.loads(line)["question"]
-            for line in package_path("evaluation", "data", name).read_text(encoding="utf-8").splitlines()}
 
 
 def train(rules: FacetRules, out: Path = RELEASE_DIR, log: Callable[[str], None] = print) -> Path:
