@@ -411,3 +411,14 @@ def test_a_denial_limited_to_some_products_is_no_blanket_no():
                                       "Is my content used to train their models?"])
 def test_model_training_in_other_words_is_the_ai_facet(question):
     assert facet_of(question).name == "ai_training"
+
+
+def test_a_denial_with_exceptions_is_conditional_but_a_formula_is_not():
+    question = "Do they use my data to train AI models?"
+    excepted = ("We do not use Inputs or Suggestions to train our models unless: (1) they are flagged for security "
+                "review, (2) you explicitly report them to us, or (3) you've explicitly agreed to it.")
+    _, verdict = _decided(question, [excepted], [3.0])
+    assert verdict.verdict == "conditional", verdict.headline
+    formula = "We will not sell or rent the personally identifiable information you provide to us, except as stated herein."
+    _, verdict = _decided("Do they sell my personal information?", [formula], [3.0])
+    assert verdict.verdict == "no", verdict.headline

@@ -42,8 +42,11 @@ YES, NO, CONDITIONAL, NOT_STATED = "yes", "no", "conditional", "not_stated"
 _PRODUCT_SCOPE = r"\b(?:when|if|while) you (?:use|are using|subscribe)\b"
 _SCOPED = re.compile(_PRODUCT_SCOPE + r"|\bfor (?:the )?purposes? of\b|\bin relation to\b|\bexcluding\b|"
                      r"\b(?:other|apart) (?:than|from)\b", re.IGNORECASE)
-# A denial for some products only is conditional: "only in some cases".
-_FOR_SOME_PRODUCTS = re.compile(_PRODUCT_SCOPE, re.IGNORECASE)
+# A denial for some products only, or with exceptions ("We do not use Inputs … to train our models unless: (1) they
+# are flagged for security review …, (2) you explicitly …"), is conditional: "only in some cases".
+# ("except as described in this policy" is a formula, not an exception)
+_FOR_SOME_CASES = re.compile(_PRODUCT_SCOPE + r"|\bunless\b|\bexcept\b(?! as (?:described|stated|set (?:forth|out)|provided|"
+                             r"outlined|otherwise|noted|explained|disclosed|specified)\b)", re.IGNORECASE)
 # "… without your (explicit) consent", "unless you opt in": a denial that holds only until you agree.
 _WITHOUT_CONSENT = re.compile(
     r"\bwithout (?:first )?(?:obtaining |getting |receiving |asking for )?(?:your|the user'?s|their) (?:\w+ ){0,2}"
@@ -100,7 +103,8 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
 
     - A denial qualified by the user's consent ("are not … used for training purposes without your
       explicit consent") is conditional: only with your consent. So is one limited to some products
-      ("… when you use Le Chat Team, Le Chat Enterprise or the paid version").
+      ("… when you use Le Chat Team, Le Chat Enterprise or the paid version") or with exceptions ("… unless
+      they are flagged for security review"; "except as described below").
     - A sentence that denies one thing and states the practice in another clause ("your precise
       location may also be processed …; it is not sent to Mozilla's servers") is not a denial: yes,
       or conditional when that clause depends on your choice ("if you choose to allow it").
@@ -108,7 +112,7 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
     text = sentence.text
     if not denied(sentence.facts, text):
         return YES
-    if _WITHOUT_CONSENT.search(text) or _FOR_SOME_PRODUCTS.search(text):
+    if _WITHOUT_CONSENT.search(text) or _FOR_SOME_CASES.search(text):
         return CONDITIONAL
     stated = [clause for clause in _CLAUSE_BREAK.split(text)
               if not denies(clause) and (facet is None or facet.addressed_by(clause))]
