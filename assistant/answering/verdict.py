@@ -30,6 +30,12 @@ MIN_STATEMENT_WORDS = 5
 # A sentence or list item ends with punctuation, or with an address to write to ("… contact details are: dpo@x.com").
 _CLOSED = re.compile(r"(?:[.!?;:][\"'”’)\]]*|\S+@\S+\.[a-z]{2,}|https?://\S+)\s*$", re.IGNORECASE)
 _TITLE_WORD = re.compile(r"\s[A-Z][a-z]")  # "… with advertisers (including Targeted Advertising)": a title's capitals
+# "Do Not Sell or Share my Personal Information.": a link's or a heading's title, however it ends.
+_TITLE_CASE = re.compile(r"^\W*(?:[A-Z][\w’'-]*,?\s+(?:(?:or|and|of|the|a|an|to|for|my|your|our|in|on|with)\s+)?)+"
+                         r"[A-Z][\w’'-]*\W*$")
+# A sentence for the residents of some states only ("Colorado residents can submit … requests by emailing us at …"):
+# the facet's preferred words in it give way to the same words in a sentence for everyone.
+_RESIDENTS = re.compile(r"\b(?:[A-Z][a-z]+ ){1,2}residents\b")
 # "A cookie is a small text file …", "Cookies are small pieces of information …": what a thing is, not a practice,
 # also after the label of a list item ("Information from cookies & other technologies: A cookie is a string …").
 _DEFINITION = re.compile(r"^\W*(?:[^:.]{1,60}:\s+)?(?:an?\s+|the\s+)?(?:[\"“‘']?[\w-]+[\"”’']?\s+){1,3}(?:is|are)\s+(?:an?\s+|small\s+|"
@@ -148,6 +154,7 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     # a facet whose preferred sentences are searched in the whole policy looks for them beyond the window too
     pool = stated if not facet.preferred_anywhere else [
         i for i in matching if states_practice(ranking.ranked[i].sentence.text, facet)]
+    pool = sorted(pool, key=lambda i: bool(_RESIDENTS.search(ranking.ranked[i].sentence.text)))
     preferred = None if facet.preferred is None else next(
         (i for i in pool if facet.preferred.search(ranking.ranked[i].sentence.text)
          and (facet.preferred_anywhere or ranking.ranked[i].selection_logit >= floor)), None)
@@ -164,7 +171,7 @@ def states_practice(text: str, facet: Facet) -> bool:
     letters = [c for c in text if c.isalpha()]
     item = facet.preferred is not None and facet.preferred.search(text) and not _TITLE_WORD.search(text)
     unclosed = not _CLOSED.search(text) and not item
-    heading = (len(text.split()) < MIN_STATEMENT_WORDS or unclosed
+    heading = (len(text.split()) < MIN_STATEMENT_WORDS or unclosed or bool(_TITLE_CASE.match(text))
                or sum(c.isupper() for c in letters) > 0.6 * len(letters))
     return not (heading or _DEFINITION.match(text) or (facet.aside is not None and facet.aside.search(text)))
 

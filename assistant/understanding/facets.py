@@ -64,7 +64,7 @@ def _words(pattern: str) -> re.Pattern:
 
 # Aggregated, anonymous or de-identified data is not "your personal information": a sentence about selling or
 # sharing it is an aside to the question of selling or sharing yours.
-_NOT_PERSONAL = r"\baggregated?\b|\banonymi[sz]ed\b|\banonymous\b|\bde-?identified\b|\bnon-personally\b"
+_NOT_PERSONAL = r"\baggregated?\b|\banonymi[sz]ed\b|\banonymous\b|\bde-?identified\b|\bnon-personal(?:ly)?\b"
 # A sentence addressed to the user about what they can do ("you can …", "the right to …", "request …").
 _YOUR_RIGHT = (r"\byou (?:can|may|could|have the right)\b|"
                r"\brequest(?:s|ing)? (?:that|to|the|a|an|your|deletion|access|correction|erasure)\b|\bright to\b|"
@@ -82,7 +82,9 @@ _HANDS_OVER = (r"\b(?:share[sd]?|sharing|disclos\w*|provide[sd]?(?! you\b)|trans
 FACETS = (
     Facet("ai_training", _words(r"\b(?:AI|artificial intelligence|machine[- ]learning|train(?:ing)? (?:\w+ )?models?|"
                                 r"models? training|(?:used|fed|go|goes) (?:in)?to (?:\w+ )?train\w*)\b"),
-          _words(r"\b(?:train|trains|trained|training)\b|\bmachine[- ]learning\b"),
+          # or data that improves "our AI models" ("To improve … our services (including our AI models)")
+          _words(r"\b(?:train|trains|trained|training)\b|\bmachine[- ]learning\b|\b(?:improv\w*|develop\w*|enhanc\w*)\b"
+                 r"[^.]{0,60}\b(?:AI|artificial intelligence|machine[- ]learning) models?\b"),
           "uses your data to train AI models", "does not use your data to train AI models", denials_first=True,
           beyond_retriever=True,
           not_about=_words(r"\b(?:employees?|staff|personnel|workforce|contractors?)\b")),
@@ -189,12 +191,24 @@ FACETS = (
           # us, we collect …"), not a way to reach the company
           aside=_words(r"\b(?:collect\w*|provide|receive|process\w*)\b[^.]{0,60}\bcontact (?:details|information|data|info)\b|"
                        r"\bcontact (?:details|information|data|info)\b,? (?:such as|including|like|e\.g\.|\()|"
-                       r"\bwhen you contact us\b"),
+                       r"\bwhen you contact us\b|"
+                       # the company contacting you ("Contact you regarding our products …")
+                       r"\b(?:to )?contact(?:ing)? you\b|"
+                       # a pointer to the details elsewhere ("via the information in the “Contact Us” section")
+                       r"\b(?:in|at|under|see) (?:the |our )?[\"“]?contact(?: us)?[\"”]? section\b|"
+                       r"\b(?:details|information) (?:provided |set out |listed |given )?at the (?:end|bottom)\b|"
+                       # someone else to ask ("… please contact the organization who has provided your information")
+                       r"\bcontact (?:the|that|your|their) (?:\w+ )?(?:organi[sz]ation|company|controller|employer|"
+                       r"administrator|customer|school|provider|third part\w*|operators?)\b"),
           # questions about *this* policy or *our* practices (not "the privacy practices of those external sites"),
           # a privacy officer, or a privacy mailbox
           preferred=_words(r"\b(?:questions?|concerns?|comments?|complaints?)\b.*\b(?:this|our) (?:privacy )?(?:policy|statement|"
                            r"notice|practices)\b|\b(?:this|our) (?:privacy )?(?:policy|statement|notice|practices)\b.*"
-                           r"\b(?:questions?|concerns?)\b|\bdata protection officer\b|\bDPO\b|\bprivacy "
+                           r"\b(?:questions?|concerns?)\b|"
+                           # questions about your data or rights ("Please contact [email protected] if you have any
+                           # questions pertaining to GDPR and your rights")
+                           r"\b(?:questions?|concerns?)\b[^.]{0,40}\b(?:about|regarding|pertaining to|concerning|relating to)"
+                           r"\b[^.]{0,40}\b(?:GDPR|data protection|your (?:privacy|personal \w+|data|information|rights))\b|\bdata protection officer\b|\bDPO\b|\bprivacy "
                            r"(?:officer|coordinator|agent|team|issues?)\b|\b(?:privacy|dpo|data-?protection)@")),
     Facet("security", _words(r"\b(?:secure|securely|security|protect\w*|encrypt\w*|safe|hack\w*|breach\w*)\b"),
           _words(r"\b(?:secur\w*|encrypt\w*|SSL|TLS|safeguard\w*|protect\w*|firewalls?)\b"),
@@ -240,7 +254,13 @@ FACETS = (
           aside=_words(r"\b(?:merger|acquisition|acquired|bankruptcy|reorgani[sz]ation|dissolution|liquidation|"
                        r"successor|subpoenas?|court orders?|legal process|law enforcement|required by law|corporate "
                        r"transaction|(?:portion|all|part) of (?:our|the) business)\b|" + _NOT_PERSONAL +
-                       r"|\b(?:they|who|which|but) (?:may|will|shall|must|are) not (?:\w+ )?(?:use|share|disclose|sell)\b")),
+                       r"|\b(?:they|who|which|but) (?:may|will|shall|must|are) not (?:\w+ )?(?:use|share|disclose|sell)\b|"
+                       # disclosure to protect rights or answer the law ("if we believe in good faith that …")
+                       r"\bin good faith\b|\bviolated? (?:the|any|applicable) (?:law|terms)\b|"
+                       # data coming in, not going out ("we may receive information about you", "the social platform
+                       # will share your name … back with us")
+                       r"\bwe (?:may |might |will |also |can |could )*(?:receive|obtain)\b|"
+                       r"\bshares? [^.;]{0,60}?\b(?:back )?with us\b")),
 )
 BY_NAME = {facet.name: facet for facet in FACETS}
 # One plain yes/no question per facet, in the order of a privacy label: what the label's "at a glance"
