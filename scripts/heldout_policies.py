@@ -7,6 +7,7 @@ repository, commit and path in data/SET/policies.tsv.
     python scripts/heldout_policies.py --set heldout3 --mirrors DIR  # third set
     python scripts/heldout_policies.py --set heldout4 --mirrors DIR  # fourth set
     python scripts/heldout_policies.py --set heldout5 --mirrors DIR  # fifth set
+    python scripts/heldout_policies.py --set heldout6 --mirrors DIR  # sixth set
 
 The files are the published texts, written byte for byte; the folder is ignored by git (the documents
 are not ours to redistribute). Only the questions (assistant/evaluation/data/answers_SET.jsonl) are in
@@ -17,6 +18,7 @@ the repository; score them with
     assistant eval answers --data assistant/evaluation/data/answers_heldout3.jsonl --policies data/heldout3/policies
     assistant eval answers --data assistant/evaluation/data/answers_heldout4.jsonl --policies data/heldout4/policies
     assistant eval answers --data assistant/evaluation/data/answers_heldout5.jsonl --policies data/heldout5/policies
+    assistant eval answers --data assistant/evaluation/data/answers_heldout6.jsonl --policies data/heldout6/policies
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ from pathlib import Path
 from pinned_sources import add_source_options, read_pinned, read_tsv
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-SETS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+SETS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
 FOLDER = DATA / "heldout"
 
 
