@@ -1,6 +1,7 @@
 """The `assistant` entry point loads the question's models early only when this process will answer."""
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -45,3 +46,18 @@ def test_a_bad_server_setting_is_left_to_the_command_to_report(monkeypatch, tmp_
     assert done.returncode != 0
     assert "ASSISTANT_SERVER='ftp://example' is not a server address" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_question_answered_in_process_prints_all_of_its_answer_and_keeps_its_exit_status(amazon_home):
+    # the process ends without the interpreter's teardown: its piped output must still be flushed whole
+    env = cli_env(amazon_home, ASSISTANT_SERVER="off")
+    command = [sys.executable, "-m", "assistant.frontends.launch", "ask"]
+    done = subprocess.run([*command, "Do they sell my data?", "--policy", "amazon", "--json"], env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["policy"] == "amazon" and answer["evidence"]
+    done = subprocess.run([*command, "Do they sell my data?", "--policy", "nosuchpolicy"], env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 2  # the command line's status for a bad argument
+    assert "nosuchpolicy" in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr

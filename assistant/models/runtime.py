@@ -148,8 +148,9 @@ def load_forward(name: str, directory: Path | None = None) -> Forward:
 def preload(names: tuple[str, ...]) -> None:
     """Start creating the sessions of the shipped models `names` on a background thread, so that a command
     that will need them overlaps their loading with its own imports (ONNX Runtime builds a session without
-    the GIL). `load_forward` then waits for that session instead of creating another. Nothing happens on the
-    torch backend."""
+    the GIL). `load_forward` then waits for that session instead of creating another. The preload is for a
+    process that answers one question: its sessions skip weight prepacking (`OnnxForward`). Nothing happens
+    on the torch backend."""
     if backend() != "torch" and _Preload.started is None:
         _Preload.started = _Preload(names)
 
@@ -187,7 +188,7 @@ class _Preload:
         try:
             path = ensure_graph(name)
             log.info("Loading model %s (ONNX Runtime, %s)", name, path.name)
-            self.results[name] = OnnxForward(path)
+            self.results[name] = OnnxForward(path, prepack=False)
         except Exception as error:  # noqa: BLE001 - raised again on the thread that asks for the model
             self.results[name] = error
         self.ready[name].set()
