@@ -485,3 +485,35 @@ def test_questions_about_your_data_put_to_the_company_answer_the_contact_questio
     mailbox = "Please get in touch by emailing us at privacy@example.com and we’ll be happy to answer them!"
     ranking, verdict = _decided(question, [elsewhere, mailbox], [3.0, 2.0])
     assert ranking.ranked[verdict.support].sentence.text == mailbox, verdict.headline
+
+
+@pytest.mark.parametrize(("question", "aside", "statement"), [
+    # a sale that may come one day is not a sale (sixth held-out set, Together AI)
+    ("Does this company sell information about me?",
+     "If in the future we do sell your personal information, we will notify you and you may have the right to opt-out.",
+     "The Company does not sell Your Personal Information, as defined under CCPA."),
+    # what a recipient promises is not the company's own denial (archives.gov)
+    ("Do they sell my personal information?",
+     "To a company that is contracted to assist us, and which agrees not to sell or use personal information for other "
+     "purposes;",
+     "We do not sell any personal information to third parties."),
+    # a period written "ninety (90) days" is a period, before the general rule (Lovable)
+    ("Does the policy mention how long they retain my personal data?",
+     "We retain personal information to fulfill the purposes outlined in this Policy or as required by law.",
+     "Customer data is retained for up to ninety (90) days, after which it is deleted or isolated."),
+])
+def test_the_first_quote_is_the_companys_own_statement_not_a_hypothesis_or_a_recipients_promise(
+        question, aside, statement):
+    ranking, verdict = _decided(question, [aside, statement], [3.0, 2.0])
+    assert ranking.ranked[verdict.support].sentence.text == statement, verdict.headline
+    assert verdict.verdict == ("yes" if "retain" in question else "no"), verdict.headline
+
+
+def test_a_condition_in_another_clause_does_not_make_a_denial_conditional():
+    never = ("We’ll never sell your personal information to third parties, and we won’t use your name or company in "
+             "marketing statements without your permission either.")
+    _, verdict = _decided("Is my personal data sold to anyone?", [never], [3.0])
+    assert verdict.verdict == "no", verdict.headline
+    _, verdict = _decided("Is my personal data sold to anyone?",
+                          ["We do not sell your personal information without your consent."], [3.0])
+    assert verdict.verdict == "conditional", verdict.headline

@@ -62,6 +62,8 @@ _WITHOUT_CONSENT = re.compile(
 _YOUR_CHOICE = re.compile(
     r"\bif you (?:choose to |decide to |elect to )?(?:allow|enable|consent|agree|opt[- ]in|turn on|permit)\b|"
     r"\bwith your (?:\w+ )?(?:consent|permission)\b|\bonly (?:if|when) you\b", re.IGNORECASE)
+# Main clauses a sentence joins: by a semicolon, a dash, or ", and we / it / they …".
+_JOINED_CLAUSES = re.compile(r"\s*(?:;|\s[—–]\s|,\s+and\s+(?=(?:we|it|they|our)\b))\s*", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"\s*(?:;|\s[—–]\s)\s*")  # clauses a sentence joins with a semicolon or a dash
 # A period of time, or a rule for one: what a "how long" answer quotes.
 _PERIOD = re.compile(
@@ -118,7 +120,11 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
     text = sentence.text
     if not denied(sentence.facts, text):
         return YES
-    if _WITHOUT_CONSENT.search(text) or _FOR_SOME_CASES.search(text):
+    # the condition must qualify the facet's own clause: "We'll never sell your personal information …, and we
+    # won't use your name … without your permission either" is a plain no to selling
+    own = " ".join(clause for clause in _JOINED_CLAUSES.split(text)
+                   if facet is None or facet.sentence.search(clause)) or text
+    if _WITHOUT_CONSENT.search(own) or _FOR_SOME_CASES.search(own):
         return CONDITIONAL
     stated = [clause for clause in _CLAUSE_BREAK.split(text)
               if not denies(clause) and (facet is None or facet.addressed_by(clause))]

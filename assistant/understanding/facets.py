@@ -91,10 +91,16 @@ FACETS = (
     Facet("sale", _words(r"\b(?:sell|sells|sold|selling|sale)\b"),
           _words(r"\b(?:sell|sells|sold|selling|rent|rents|rented|renting|trade|trades|traded|trading)\b"),
           "sells your personal information", "does not sell your personal information", denials_first=True,
-          aside=_words(_NOT_PERSONAL),
+          # nor a sale that may come one day ("If in the future we do sell your personal information, we will notify you")
+          # nor a promise the recipients make ("a company … which agrees not to sell or use personal information")
+          aside=_words(_NOT_PERSONAL + r"|\bif (?:in the future |ever )?we (?:do |ever |were to |decide to |begin to )*sell\b|"
+                       r"\b(?:which|who|that|they) (?:agrees?|are required|is required|must|shall) not (?:to )?sell\b"),
           not_about=_words(r"\b(?:merger|acquisition|acquired|bankruptcy|reorgani[sz]ation|divestiture|"
-                           r"(?:sale|sell|sold) (?:of )?(?:all|substantially|some|part|any)|products? (?:we|they) sell|"
-                           r"goods|tickets|subscriptions?|business units?|subsidiaries|stores|business transfers?|assets|company)\b")),
+                           r"(?:sale|sell|sold) of (?:all|substantially|some|part|any)|(?:sell|sold) (?:all|substantially|some|part)\b|"
+                           r"products? (?:we|they) sell|"
+                           r"goods|tickets|subscriptions?|business units?|subsidiaries|stores|business transfers?|assets|"
+                           # the company itself sold, not "The Company does not sell Your Personal Information"
+                           r"(?:sale|sell|sold) (?:of )?(?:the |our )?company)\b")),
     Facet("sharing_advertisers", _words(r"(?:\badvertis\w*|\bad (?:compan\w*|networks?|partners?|agenc\w*|tech\w*)|"
                                         r"\bmarketers?)\b.*\b(?:share|give|pass|passed|disclos\w*|send|sent|provide)|"
                                         r"\b(?:share|give|pass|passed|disclos\w*|send|sent|provide)\b.*(?:\badvertis|"
@@ -175,12 +181,12 @@ FACETS = (
                               r"(?:secure|securely|safe|safely|protected|private|confidential)\b))\b"),
           _words(r"\b(?:retain\w*|retention|as long as (?:necessary|needed|required|reasonably|your|you|is|we)|"
                  r"(?:for|up to|within|after) (?:a period of )?(?:(?:approximately|about|around|up to|at least|at most|"
-                 r"no (?:more|longer) than|a (?:maximum|minimum) of) )?(?:\d+|one|two|three|six|twelve|thirty|ninety) "
+                 r"no (?:more|longer) than|a (?:maximum|minimum) of) )?(?:\d+|one|two|three|six|twelve|thirty|ninety) (?:\(\d+\) )?"
                  r"(?:days?|months?|years?)|indefinitely|(?:keep|kept|store|stored) (?:it|them|this|such|your|"
                  r"the|personal|information|data)\b[^.]*\b(?:for|until|as long))"),
           "keeps your data for a stated period", "does not limit how long it keeps your data",
           # the period itself ("for 5 years", "until you delete your account"), not the heading of a list of them
-          preferred=_words(r"\b(?:\d+|one|two|three|six|twelve|thirty|ninety)\s+(?:days?|weeks?|months?|years?)\b|"
+          preferred=_words(r"\b(?:\d+|one|two|three|six|twelve|thirty|ninety)\s+(?:\(\d+\)\s+)?(?:days?|weeks?|months?|years?)\b|"
                            r"\buntil (?:you|your|the|it|we)\b|\bas long as\b|\bindefinitely\b")),
     Facet("contact_dpo", _words(r"\b(?:contact|data protection officer|DPO|privacy officer|reach|email|write)\b"),
           _words(r"\b(?:contact us|data protection officer|DPO|privacy officer|e-?mail us|write to us|questions|"
