@@ -517,3 +517,25 @@ def test_a_condition_in_another_clause_does_not_make_a_denial_conditional():
     _, verdict = _decided("Is my personal data sold to anyone?",
                           ["We do not sell your personal information without your consent."], [3.0])
     assert verdict.verdict == "conditional", verdict.headline
+
+
+def test_the_companys_own_campaigns_are_not_sharing_with_advertisers():
+    # read on Together AI's policy: "Yes — … shares your information with advertisers" from its own marketing
+    own = ("For other purposes: We may use Your information for other purposes, such as data analysis, determining "
+           "the effectiveness of our promotional campaigns and to evaluate and improve our Service, products, "
+           "services, marketing and your experience.")
+    _, verdict = _decided("Do they share my data with advertisers?", [own], [3.0])
+    assert verdict.verdict == "not_stated", verdict.headline
+    shared = "We may share your device identifiers with advertising partners to show you relevant ads."
+    _, verdict = _decided("Do they share my data with advertisers?", [own, shared], [3.0, 2.0])
+    assert verdict.verdict == "yes", verdict.headline
+
+
+def test_a_denial_of_precise_location_only_does_not_deny_collecting_location():
+    # read on Lovable's policy: "No" from a denial of precise geolocation while it keeps a city-level location
+    precise = ("Lovable does not intentionally collect special-category or sensitive personal data, such as biometric "
+               "identifiers, health information, or precise geolocation.")
+    city = "Identifiers such as name, business e-mail, user ID, and IP address (city-level location only)."
+    ranking, verdict = _decided("Does the service track my location?", [precise, city], [2.0, 3.0])
+    assert ranking.ranked[1].sentence.text == precise  # a denial among the best: preferred, were it not scoped
+    assert verdict.verdict == "yes" and ranking.ranked[verdict.support].sentence.text == city, verdict.headline

@@ -47,6 +47,9 @@ YES, NO, CONDITIONAL, NOT_STATED = "yes", "no", "conditional", "not_stated"
 # … sensitive data") is no blanket denial: it is not preferred over the facet's best sentences.
 _PRODUCT_SCOPE = r"\b(?:when|if|while) you (?:use|are using|subscribe)\b"
 _SCOPED = re.compile(_PRODUCT_SCOPE + r"|\bfor (?:the )?purposes? of\b|\bin relation to\b|\bexcluding\b|"
+                     # only the precise kind ("does not intentionally collect … precise geolocation"): approximate
+                     # location may still be collected
+                     r"\bprecise (?:geo-?)?location\b|"
                      r"\b(?:other|apart) (?:than|from)\b", re.IGNORECASE)
 # A denial for some products only, or with exceptions ("We do not use Inputs … to train our models unless: (1) they
 # are flagged for security review …, (2) you explicitly …"), is conditional: "only in some cases".

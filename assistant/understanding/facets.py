@@ -110,7 +110,11 @@ FACETS = (
           _words(r"\b(?:advertis\w*|marketers?|promotional)\b|(?<!\bour )(?<!\bown )\bmarketing\b(?! (?:of )?our\b)"
                  r"(?![- ](?:related )?(?:communications?|e-?mails?|messages?|materials?|campaigns?)\b)"),
           "shares your information with advertisers", "does not share your information with advertisers",
-          denials_first=True, preferred=_words(_HANDS_OVER)),
+          denials_first=True, preferred=_words(_HANDS_OVER),
+          # someone outside the company, or data handed over: not the company's own campaigns ("… determining the
+          # effectiveness of our promotional campaigns and to … improve our Service, products, services, marketing")
+          also=_words(_HANDS_OVER + r"|\bthird[- ]part\w*|\bpartners?\b|\bnetworks?\b|\badvertisers\b|\bmarketers\b|"
+                      r"\bcompan(?:y|ies)\b|\bvendors?\b|\bproviders?\b|\bplatforms?\b|\b(?:Google|Meta|Facebook)\b")),
     Facet("opt_out_ads", _words(r"\bopt(?:[- ]?out)?\b.*\b(?:ads?|advertis\w*)|\b(?:targeted|personali[sz]ed|"
                                 r"interest[- ]based)\b.*\b(?:ads?|advertis\w*)"),
           _words(r"\bopt(?:ing)?[- ]?out\b|\bad ?choices\b|\baboutads\b|\bNAI\b|\bnetwork ?advertising\b|"
