@@ -290,6 +290,34 @@ def test_keeping_data_safe_is_security_and_keeping_it_is_retention(question, fac
     ("Can I contact them about privacy?",
      "Contact the webmaster of those external sites if you have concerns about the privacy practices of such sites.",
      "If you have any questions about our privacy statement, please email us."),
+    # data coming in is not data going out (fifth held-out set, Replit and HER)
+    ("Do they share my personal information with other companies?",
+     ("If you choose to link our Services to a third-party account, we may receive information about you, including "
+     "your profile information."),
+     "We may share any information we receive with vendors retained in connection with the provision of our Services."),
+    ("Do they share my personal information with other companies?",
+     "If you sign up with a Social Account, the social platform will share your name, birthdate and email back with us.",
+     "We may share your Personal Information with our third party service providers who provide website hosting."),
+    # disclosure to protect rights or answer the law is the law-enforcement question (fal, HER)
+    ("Do they share my personal information with other companies?",
+     ("We may disclose personal information if we believe in good faith that such disclosure is necessary to protect "
+     "our rights."),
+     "We make personal information available to our vendors, service providers and consultants."),
+    # "Non-Personal Data" is not yours (Speechify)
+    ("Do they share my personal information with other companies?",
+     "We may disclose Non-Personal Data publicly and to third parties, for example in public reports about word usage.",
+     "We share your personal data with service providers who host our Services."),
+    # the company contacting you, or a pointer to the contact section, is no contact detail (Scribe, HER)
+    ("Do they list contact details for privacy questions?",
+     "Contact you regarding our products, services, and other information that may be of interest to you;",
+     "If you have any questions about this Privacy Policy, please contact us at privacy@example.com."),
+    ("Do they list contact details for privacy questions?",
+     ("We would welcome you directing an inquiry to us via the information in the “Contact Us” section of this Privacy "
+     "Policy."),
+     "If you have any questions about our Privacy Policy, please contact us at support@example.com."),
+    # the name of a link is not a denial (HER: "Do Not Sell or Share my Personal Information.")
+    ("Is any of my data sold for money?", "Do Not Sell or Share my Personal Information.",
+     "We do not sell your Personal Data."),
 ])
 def test_the_first_quote_is_the_one_that_answers_not_a_same_topic_neighbour(question, neighbour, statement):
     ranking, verdict = _decided(question, [neighbour, statement], [3.0, 2.0])
@@ -424,42 +452,6 @@ def test_a_denial_with_exceptions_is_conditional_but_a_formula_is_not():
     assert verdict.verdict == "no", verdict.headline
 
 
-@pytest.mark.parametrize(("question", "aside", "statement"), [
-    # data coming in is not data going out (fifth held-out set, Replit and HER)
-    ("Do they share my personal information with other companies?",
-     "If you choose to link our Services to a third-party account, we may receive information about you, including "
-     "your profile information.",
-     "We may share any information we receive with vendors retained in connection with the provision of our Services."),
-    ("Do they share my personal information with other companies?",
-     "If you sign up with a Social Account, the social platform will share your name, birthdate and email back with us.",
-     "We may share your Personal Information with our third party service providers who provide website hosting."),
-    # disclosure to protect rights or answer the law is the law-enforcement question (fal, HER)
-    ("Do they share my personal information with other companies?",
-     "We may disclose personal information if we believe in good faith that such disclosure is necessary to protect "
-     "our rights.",
-     "We make personal information available to our vendors, service providers and consultants."),
-    # "Non-Personal Data" is not yours (Speechify)
-    ("Do they share my personal information with other companies?",
-     "We may disclose Non-Personal Data publicly and to third parties, for example in public reports about word usage.",
-     "We share your personal data with service providers who host our Services."),
-    # the company contacting you, or a pointer to the contact section, is no contact detail (Scribe, HER)
-    ("Do they list contact details for privacy questions?",
-     "Contact you regarding our products, services, and other information that may be of interest to you;",
-     "If you have any questions about this Privacy Policy, please contact us at privacy@example.com."),
-    ("Do they list contact details for privacy questions?",
-     "We would welcome you directing an inquiry to us via the information in the “Contact Us” section of this Privacy "
-     "Policy.",
-     "If you have any questions about our Privacy Policy, please contact us at support@example.com."),
-    # the name of a link is not a denial (HER: "Do Not Sell or Share my Personal Information.")
-    ("Is any of my data sold for money?", "Do Not Sell or Share my Personal Information.",
-     "We do not sell your Personal Data."),
-])
-def test_the_first_quote_answers_not_data_coming_in_a_pointer_or_a_link_title(question, aside, statement):
-    ranking, verdict = _decided(question, [aside, statement], [3.0, 2.0])
-    assert ranking.ranked[0].sentence.text == aside  # the retriever prefers the aside
-    assert ranking.ranked[verdict.support].sentence.text == statement, verdict.headline
-
-
 def test_a_mailbox_for_everyone_comes_before_the_same_mailbox_for_one_states_residents():
     scoped = "Colorado residents can submit access and deletion requests by emailing us at privacy@example.com."
     everyone = "If you have questions about your privacy or this privacy policy, please contact us at privacy@example.com."
@@ -494,8 +486,8 @@ def test_questions_about_your_data_put_to_the_company_answer_the_contact_questio
      "The Company does not sell Your Personal Information, as defined under CCPA."),
     # what a recipient promises is not the company's own denial (archives.gov)
     ("Do they sell my personal information?",
-     "To a company that is contracted to assist us, and which agrees not to sell or use personal information for other "
-     "purposes;",
+     ("To a company that is contracted to assist us, and which agrees not to sell or use personal information for other "
+     "purposes;"),
      "We do not sell any personal information to third parties."),
     # a period written "ninety (90) days" is a period, before the general rule (Lovable)
     ("Does the policy mention how long they retain my personal data?",
