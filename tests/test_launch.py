@@ -5,6 +5,7 @@ import json
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,17 @@ def test_a_question_answered_in_process_prints_all_of_its_answer_and_keeps_its_e
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 2  # the command line's status for a bad argument
     assert "nosuchpolicy" in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize("arguments", [["ask"], ["ask", "--top", "0", "Do they sell my data?"],
+                                       ["ask", "--bogus", "Do they sell my data?"], ["ask", "-h"]])
+def test_a_question_parsed_alone_gets_the_whole_apps_messages(arguments, tmp_path):
+    # `ask` runs in an app of its one command (cli.main): its usage errors must read as the whole app's do
+    env = cli_env(tmp_path, ASSISTANT_SERVER="off")
+    alone = subprocess.run([str(Path(sys.executable).with_name("assistant")), *arguments], env=env,
+                           capture_output=True, text=True, timeout=120, check=False)
+    whole = subprocess.run([sys.executable, "-c", "from assistant.frontends.cli import app; app(prog_name='assistant')",
+                            *arguments], env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert alone.returncode == whole.returncode == 2
+    assert alone.stderr.startswith("Usage: assistant ask [OPTIONS] ")
+    assert alone.stderr == whole.stderr

@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from assistant.models.questions.data import ANSWERABLE
+from assistant.models.facets.model import FacetClassifier
+from assistant.models.questions.model import ANSWERABLE, QuestionClassifier
+from assistant.models.retriever.model import Embedder
+from assistant.understanding.facets import facet_of, question_type
+from assistant.understanding.validation import validate_question
 
 BEYOND_POLICY = "beyond_policy"
 # Facets specific enough that a question on them is one a policy answers, whatever the classifier's
@@ -13,11 +17,6 @@ BEYOND_POLICY = "beyond_policy"
 # hacked?" (security) is beyond any policy.
 POLICY_FACETS = frozenset({"ai_training", "sale", "children", "international_transfer", "retention", "deletion",
                            "opt_out_ads", "collection_location", "policy_changes"})
-from assistant.models.facets.model import FacetClassifier
-from assistant.models.questions.model import QuestionClassifier
-from assistant.models.retriever.model import Embedder
-from assistant.understanding.facets import facet_of, question_type
-from assistant.understanding.validation import validate_question
 
 
 @dataclass(frozen=True)

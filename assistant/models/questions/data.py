@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from assistant.corpora import corpus_dir
 from assistant.corpora.privacyqa import PRIVACYQA_COLUMNS
 from assistant.foundation.resources import package_path
+from assistant.models.questions.model import ANSWERABLE
 
-ANSWERABLE = "answerable"
 REASONS = ("incomprehensible", "out_of_scope", "beyond_policy", "vague")
 LABELS = (ANSWERABLE, *REASONS)
 WRITTEN_DIR = package_path("models", "questions", "wordlists")

@@ -14,9 +14,9 @@ import numpy as np
 
 from assistant.foundation.maths import sigmoid, softmax
 from assistant.foundation.releases import WEIGHTS_DIR, load_release_arrays
-from assistant.models.questions.data import ANSWERABLE
 
 RELEASE_DIR = WEIGHTS_DIR / "question_classifier"
+ANSWERABLE = "answerable"  # the answerability head's positive label; the others are reasons (data.py's REASONS)
 
 
 @dataclass(frozen=True)
