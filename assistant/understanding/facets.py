@@ -62,7 +62,7 @@ class Words:
     """A case-insensitive regular expression compiled on its first search: a question needs the words of the
     facets it is matched against and of its own facet, not all 56 patterns (about 10 ms at every start)."""
 
-    __slots__ = ("source", "_compiled")
+    __slots__ = ("_compiled", "source")
 
     def __init__(self, source: str) -> None:
         self.source = source
