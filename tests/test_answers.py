@@ -30,6 +30,8 @@ from tests.conftest import EXAMPLES
     # access by others is sharing; your access is access
     ("Do outside companies get access to my personal data?", "yes_no", "sharing_third_parties"),
     ("Can I get access to my data?", "yes_no", "access_correction"),
+    # advertisers as the subject (the seventh held-out set's wording)
+    ("Are advertisers allowed to get data about me from this service?", "yes_no", "sharing_advertisers"),
 ])
 def test_question_type_and_facet(question, kind, facet):
     assert question_type(question) == kind
@@ -531,3 +533,40 @@ def test_a_denial_of_precise_location_only_does_not_deny_collecting_location():
     ranking, verdict = _decided("Does the service track my location?", [precise, city], [2.0, 3.0])
     assert ranking.ranked[1].sentence.text == precise  # a denial among the best: preferred, were it not scoped
     assert verdict.verdict == "yes" and ranking.ranked[verdict.support].sentence.text == city, verdict.headline
+
+
+def test_words_read_on_the_seventh_held_out_set():
+    # Windsurf: "does not reveal your identity … but may include … country, location, … how and when you use our
+    # Services" states location; the denial is of something else, and "when you use" describes usage data
+    windsurf = ("This information does not reveal your specific identity (like your name or contact information) but may "
+                "include device, hardware, and usage information, such as your IP address, browser and device "
+                "characteristics, country, location, information about how and when you use our Services.")
+    _, verdict = _decided("Does the app or website figure out where I am located?", [windsurf], [3.0])
+    assert verdict.verdict == "yes", verdict.headline
+    # Lex: "under the age of majority" is about children
+    lex = "We do not knowingly collect personally identifiable information from anyone under the age of majority."
+    _, verdict = _decided("Will they collect personal data from a child who uses the service?", [lex], [3.0])
+    assert verdict.verdict == "no", verdict.headline
+    # Match: "you can control this in your settings" is an ad opt-out
+    match = "And yes, we process your data to show relevant ads – you can control this in your settings."
+    _, verdict = _decided("Is it possible to stop them using my data for targeted ads?", [match], [3.0])
+    assert verdict.verdict == "yes", verdict.headline
+    # Fireworks AI: protecting "our rights and property" is a ground for disclosure, not a security measure
+    rights = "To protect our rights and property and the rights and property of others, including to enforce our terms;"
+    _, verdict = _decided("Do they have measures in place to keep my data from being stolen or leaked?", [rights], [3.0])
+    assert verdict.verdict == "not_stated", verdict.headline
+    # Murf: another site's own policies, and what you shared with us, are no sharing with advertisers
+    for text in (("Your browsing on any third-party website that has a link or advertisement on our Site is subject to "
+                  "that third party's own policies."),
+                 ("When in line with the preferences you have shared with us, we also provide you with advertising "
+                  "relating to our products and services.")):
+        _, verdict = _decided("Are advertisers allowed to get data about me from this service?", [text], [3.0])
+        assert verdict.verdict == "not_stated", (text, verdict.headline)
+    # Murf: a regulator is not the company's privacy contact
+    regulator = ("If you feel you haven’t received a timely or satisfactory response from us to your question or "
+                 "complaint, you have the right to contact your local supervisory authority.")
+    officer = ("Please don't hesitate to get in touch if you have any queries about the use of your private information, "
+               "write to MURF Group's grievance officer Sneha Roy at legal@murf.ai.")
+    ranking, verdict = _decided("Can I reach a privacy officer or privacy team with questions about my data?",
+                                [regulator, officer], [3.0, 2.0])
+    assert verdict.verdict == "yes" and ranking.ranked[verdict.support].sentence.text == officer, verdict.headline

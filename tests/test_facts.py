@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.answering.label import build_label, informative, statement
+from assistant.answering.label import build_label, denied, informative, statement
 from assistant.foundation.types import Facts, Sentence, Slot
-from assistant.understanding.stance import denies
+from assistant.understanding.stance import denies, negations_read_otherwise
 
 
 def slot(sentence: str, label: str, text: str) -> Slot:
@@ -126,6 +126,9 @@ def test_label_never_lists_a_denied_receiver_as_plain_sharing(policyie):
     "No personal information is collected through these cookies.",
     "Third parties are prohibited from using your data for their own marketing.",
     "In no event will we sell or rent your personal information.",
+    # commas do not count towards the distance from the negation to its verb (read on Fireworks AI's policy)
+    ("Our Services are not directed to, and we do not intend to, or knowingly, collect or solicit personal data "
+     "from children under the age of 13."),
 ])
 def test_denies(text):
     assert denies(text)
@@ -143,9 +146,25 @@ def test_denies(text):
     "You can ask us not to share your information with partners.",
     "We share your information with partners without asking you first.",
     "We cannot guarantee that third parties will not disclose your information.",
+    "If you feel you haven’t received a timely response from us, you may contact your supervisory authority.",
 ])
 def test_does_not_deny(text):
     assert not denies(text)
+
+
+def test_a_tagged_negation_the_rules_read_as_a_limit_or_the_users_is_no_denial():
+    # read on Fireworks AI's policy: PolicyIE's polarity slot on "may not be able to" made this a "No" to access
+    limit = "We may not be able to modify or delete your information in all circumstances."
+    theirs = "If you feel you haven’t received a timely response from us, you may contact your supervisory authority."
+    for text in (limit, theirs):
+        tagged = Facts("data-collection-usage", (slot(text, "polarity.negation", "not" if "not" in text else "n’t"),))
+        assert negations_read_otherwise(text) and not denied(tagged, text)
+    plain = "We do not sell your personal information."
+    assert not negations_read_otherwise(plain) and denied(Facts("data-sharing-disclosure", (
+        slot(plain, "polarity.negation", "not"),)), plain)
+    missed = "Your data is never part of what partners get."  # a negation the word rules do not read: the slot counts
+    assert not denies(missed) and denied(Facts("data-sharing-disclosure", (slot(missed, "polarity.negation", "never"),)),
+                                         missed)
 
 
 def test_label_marks_a_denial_the_model_missed():

@@ -9,7 +9,7 @@ import collections
 from dataclasses import asdict, dataclass, field
 
 from assistant.foundation.types import Facts, Sentence, Slot
-from assistant.understanding.stance import denies
+from assistant.understanding.stance import denies, negations_read_otherwise
 
 VERBS = {
     "data-collection-usage": "collects",
@@ -58,8 +58,11 @@ def has_polarity(facts: Facts) -> bool:
 
 def denied(facts: Facts | None, text: str | None) -> bool:
     """Whether a sentence says its practice is *not* done: PolicyIE's polarity slot, or the word
-    rules of `understanding.stance` on its text (the model often misses the negation)."""
-    return (facts is not None and has_polarity(facts)) or (text is not None and denies(text))
+    rules of `understanding.stance` on its text (the model often misses the negation). The slot does not count
+    where the rules read every negation as something else ("may not be able to … in all circumstances")."""
+    if text is not None and denies(text):
+        return True
+    return facts is not None and has_polarity(facts) and not (text is not None and negations_read_otherwise(text))
 
 
 def statement(facts: Facts, text: str | None) -> str | None:

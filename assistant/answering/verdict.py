@@ -45,7 +45,8 @@ YES, NO, CONDITIONAL, NOT_STATED = "yes", "no", "conditional", "not_stated"
 # A denial limited to some products or purposes ("we do not use your Input … to train our models when you use Le
 # Chat Team, Le Chat Enterprise or the paid version", "does not process training data for the purposes of inferring
 # … sensitive data") is no blanket denial: it is not preferred over the facet's best sentences.
-_PRODUCT_SCOPE = r"\b(?:when|if|while) you (?:use|are using|subscribe)\b"
+# (not a description of usage data: "information about how and when you use our Services")
+_PRODUCT_SCOPE = r"(?<!how and )(?<!how or )\b(?:when|if|while) you (?:use|are using|subscribe)\b"
 _SCOPED = re.compile(_PRODUCT_SCOPE + r"|\bfor (?:the )?purposes? of\b|\bin relation to\b|\bexcluding\b|"
                      # only the precise kind ("does not intentionally collect … precise geolocation"): approximate
                      # location may still be collected
@@ -67,7 +68,9 @@ _YOUR_CHOICE = re.compile(
     r"\bwith your (?:\w+ )?(?:consent|permission)\b|\bonly (?:if|when) you\b", re.IGNORECASE)
 # Main clauses a sentence joins: by a semicolon, a dash, or ", and we / it / they …".
 _JOINED_CLAUSES = re.compile(r"\s*(?:;|\s[—–]\s|,\s+and\s+(?=(?:we|it|they|our)\b))\s*", re.IGNORECASE)
-_CLAUSE_BREAK = re.compile(r"\s*(?:;|\s[—–]\s)\s*")  # clauses a sentence joins with a semicolon or a dash
+# clauses a sentence joins with a semicolon, a dash or "but" ("does not reveal your identity … but may include …
+# country, location")
+_CLAUSE_BREAK = re.compile(r"\s*(?:;|\s[—–]\s|,?\s+but\s+)\s*")
 # A period of time, or a rule for one: what a "how long" answer quotes.
 _PERIOD = re.compile(
     r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty|ninety)\s+(?:\(\d+\)\s+)?"
@@ -130,7 +133,8 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
     if _WITHOUT_CONSENT.search(own) or _FOR_SOME_CASES.search(own):
         return CONDITIONAL
     stated = [clause for clause in _CLAUSE_BREAK.split(text)
-              if not denies(clause) and (facet is None or facet.addressed_by(clause))]
+              if not denies(clause) and (facet is None or facet.addressed_by(clause) and not (
+                  facet.aside and facet.aside.search(clause)))]
     if stated and len(stated) < len(_CLAUSE_BREAK.split(text)):
         return CONDITIONAL if any(_YOUR_CHOICE.search(clause) for clause in stated) else YES
     return NO

@@ -52,11 +52,21 @@ class AnswerItem:
     def supported_by(self, quote: str | None) -> bool:
         """Whether a quoted sentence is one of the supporting sentences. Matched by text, not number, so
         a parser change that adds or merges sentences elsewhere does not move the gold; containment
-        either way allows a sentence split or joined differently."""
+        either way allows a sentence split or joined differently; case, spacing and the kind of apostrophe or
+        quotation mark aside (a policy that repeats a sentence as "MURF Group's" and "Murf Group’s")."""
         if not quote:
             return False
+        quote = _plain(quote)
         return any(quote == gold or (min(len(quote), len(gold)) >= MIN_MATCH_CHARS and (gold in quote or quote in gold))
-                   for gold in self.evidence_text)
+                   for gold in map(_plain, self.evidence_text))
+
+
+_QUOTE_MARKS = str.maketrans({"‘": "'", "’": "'", "‛": "'", "“": '"', "”": '"', "„": '"'})
+
+
+def _plain(text: str) -> str:
+    """Lower case, straight quotation marks, single spaces: what two copies of one sentence share."""
+    return " ".join(text.translate(_QUOTE_MARKS).lower().split())
 
 
 @dataclass

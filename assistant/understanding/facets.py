@@ -90,8 +90,9 @@ _YOUR_RIGHT = (r"\byou (?:can|may|could|have the right)\b|"
                r"^\W*(?:delete|erase|remove|rectify|correct|update|access|obtain|receive|port|restrict|object)"
                r"(?:,?\s+(?:or|and)\s+(?:delete|erase|remove|rectify|correct|update|access|obtain|receive))?"
                r"\s+(?:your|a copy)\b")
-# Sharing verbs: the sentence says the data goes to someone, not only that someone is there.
-_HANDS_OVER = (r"\b(?:share[sd]?|sharing|disclos\w*|provide[sd]?(?! you\b)|transfer\w*|sell|sold|rent|give|release|"
+# Sharing verbs: the sentence says the data goes to someone, not only that someone is there (not "the preferences
+# you have shared with us").
+_HANDS_OVER = (r"\b(?:share[sd]?(?! with us\b)|sharing|disclos\w*|provide[sd]?(?! you\b)|transfer\w*|sell|sold|rent|give|release|"
                r"hand)\b")
 
 # Order matters: the first facet whose question words match wins (specific before general).
@@ -118,7 +119,9 @@ FACETS = (
                            # the company itself sold, not "The Company does not sell Your Personal Information"
                            r"(?:sale|sell|sold) (?:of )?(?:the |our )?company)\b")),
     Facet("sharing_advertisers", _words(r"(?:\badvertis\w*|\bad (?:compan\w*|networks?|partners?|agenc\w*|tech\w*)|"
-                                        r"\bmarketers?)\b.*\b(?:share|give|pass|passed|disclos\w*|send|sent|provide)|"
+                                        r"\bmarketers?)\b.*\b(?:share|give|pass|passed|disclos\w*|send|sent|provide|"
+                                        # advertisers as the subject: "Are advertisers allowed to get data about me?"
+                                        r"get|gets|receive|obtain|access)|"
                                         r"\b(?:share|give|pass|passed|disclos\w*|send|sent|provide)\b.*(?:\badvertis|"
                                         r"\bad (?:compan|networks?|partners?|agenc|tech)|\bmarketers?\b)"),
           # "marketing" of others, not the company's own ("measuring our marketing", "marketing our services",
@@ -127,6 +130,10 @@ FACETS = (
                  r"(?![- ](?:related )?(?:communications?|e-?mails?|messages?|materials?|campaigns?)\b)"),
           "shares your information with advertisers", "does not share your information with advertisers",
           denials_first=True, preferred=_words(_HANDS_OVER),
+          # nor what governs other sites ("… a link or advertisement on our Site is subject to that third party's own
+          # policies")
+          not_about=_words(r"\bsubject to (?:that|the|such|those|their|its)\b[^.]{0,40}\bown (?:privacy )?"
+                           r"(?:policies|policy|terms|practices)\b"),
           # someone outside the company, or data handed over: not the company's own campaigns ("… determining the
           # effectiveness of our promotional campaigns and to … improve our Service, products, services, marketing")
           also=_words(_HANDS_OVER + r"|\bthird[- ]part\w*|\bpartners?\b|\bnetworks?\b|\badvertisers\b|\bmarketers\b|"
@@ -134,7 +141,8 @@ FACETS = (
     Facet("opt_out_ads", _words(r"\bopt(?:[- ]?out)?\b.*\b(?:ads?|advertis\w*)|\b(?:targeted|personali[sz]ed|"
                                 r"interest[- ]based)\b.*\b(?:ads?|advertis\w*)"),
           _words(r"\bopt(?:ing)?[- ]?out\b|\bad ?choices\b|\baboutads\b|\bNAI\b|\bnetwork ?advertising\b|"
-                 r"\b(?:disable|decline|refuse|block|choices?|preferences?)\b"),
+                 r"\b(?:disable|decline|refuse|block|choices?|preferences?)\b|"
+                 r"\byou can (?:control|manage|adjust|change|turn off|switch off)\b"),
           "you can opt out of personalised ads", "you cannot opt out of personalised ads", about_you=True,
           also=_words(r"\b(?:interest[- ]based|targeted|behaviou?ral|personali[sz]ed|tailored|relevant)\b.*\b(?:ads|"
                       r"advertis\w*)|\b(?:ads|advertis\w*)\b.*\b(?:interest[- ]based|targeted|behaviou?ral|"
@@ -209,8 +217,8 @@ FACETS = (
           preferred=_words(r"\b(?:\d+|one|two|three|six|twelve|thirty|ninety)\s+(?:\(\d+\)\s+)?(?:days?|weeks?|months?|years?)\b|"
                            r"\buntil (?:you|your|the|it|we)\b|\bas long as\b|\bindefinitely\b")),
     Facet("contact_dpo", _words(r"\b(?:contact|data protection officer|DPO|privacy officer|reach|email|write)\b"),
-          _words(r"\b(?:contact us|data protection officer|DPO|privacy officer|e-?mail us|write to us|questions|"
-                 r"concerns|contact)\b|\b(?:privacy|dpo|data-?protection)@"),
+          _words(r"\b(?:contact us|data protection officer|DPO|privacy officer|grievance officer|e-?mail us|write to us|"
+                 r"questions|concerns|queries|get in touch|contact)\b|\b(?:privacy|dpo|data-?protection)@"),
           "can be contacted about privacy questions", "cannot be contacted about privacy questions",
           preferred_anywhere=True,
           # contact details as data collected ("Basic contact details, such as name, address …", "When you contact
@@ -218,6 +226,9 @@ FACETS = (
           aside=_words(r"\b(?:collect\w*|provide|receive|process\w*)\b[^.]{0,60}\bcontact (?:details|information|data|info)\b|"
                        r"\bcontact (?:details|information|data|info)\b,? (?:such as|including|like|e\.g\.|\()|"
                        r"\bwhen you contact us\b|"
+                       # a regulator ("you have the right to contact your local supervisory authority")
+                       r"\b(?:contact|complain\w* to|complaint with) (?:your|the|a|their) (?:local |competent |relevant |"
+                       r"national )?(?:supervisory|data protection) authorit\w*|"
                        # the company contacting you ("Contact you regarding our products …")
                        r"\b(?:to )?contact(?:ing)? you\b|"
                        # a pointer to the details elsewhere ("via the information in the “Contact Us” section")
@@ -233,8 +244,9 @@ FACETS = (
                            r"\b(?:questions?|concerns?)\b|"
                            # questions about your data or rights ("Please contact [email protected] if you have any
                            # questions pertaining to GDPR and your rights")
-                           r"\b(?:questions?|concerns?)\b[^.]{0,40}\b(?:about|regarding|pertaining to|concerning|relating to)"
-                           r"\b[^.]{0,40}\b(?:GDPR|data protection|your (?:privacy|personal \w+|data|information|rights))\b|\bdata protection officer\b|\bDPO\b|\bprivacy "
+                           r"\b(?:questions?|concerns?|quer(?:y|ies))\b[^.]{0,40}\b(?:about|regarding|pertaining to|concerning|"
+                           r"relating to)\b[^.]{0,40}\b(?:GDPR|data protection|(?:the use of )?your (?:privacy|personal \w+|"
+                           r"private \w+|data|information|rights))\b|\b(?:data protection|grievance) officer\b|\bDPO\b|\bprivacy "
                            r"(?:officer|coordinator|agent|team|issues?)\b|\b(?:privacy|dpo|data-?protection)@")),
     Facet("security", _words(r"\b(?:secure|securely|security|protect\w*|encrypt\w*|safe|hack\w*|breach\w*)\b"),
           _words(r"\b(?:secur\w*|encrypt\w*|SSL|TLS|safeguard\w*|protect\w*|firewalls?)\b"),
@@ -244,9 +256,12 @@ FACETS = (
                            r"\b(?:take|takes|use|uses) (?:\w+ ){0,3}(?:steps|means|precautions|efforts)\b|"
                            r"\b(?:protect|secure)s? (?:your|the|all) (?:personal )?(?:data|information)\b|\btreated securely\b"),
           aside=_words(r"\bguarantee\w*|\b(?:100|completely|perfectly) secure\b|\bplease (?:review|see|read|refer to|"
-                       r"visit|consult)\b")),
+                       r"visit|consult)\b"),
+          # disclosure "to protect our rights and property" (a legal ground), not a measure
+          not_about=_words(r"\bprotect (?:the |our |its |their )?(?:legal |business )?(?:rights|interests)\b|"
+                           r"\brights,? (?:and|or) property\b")),
     Facet("children", _words(r"\b(?:child|children|kids?|minors?|under 1[0-9]|teen\w*|COPPA)\b"),
-          _words(r"\b(?:child\w*|minors?|under (?:the )?(?:age (?:of )?)?1[0-9]|kids|COPPA|parental)\b"),
+          _words(r"\b(?:child\w*|minors?|under (?:the )?(?:age (?:of )?)?1[0-9]|age of majority|kids|COPPA|parental)\b"),
           "collects information from children", "does not knowingly collect information from children",
           denials_first=True,
           # the headline speaks of collecting: a sentence that only sells or shares children's data answers

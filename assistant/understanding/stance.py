@@ -35,7 +35,7 @@ _AUXILIARIES = frozenset(
 # Words after which a negation belongs to the user, not the policy's author: "you do not", "users may not".
 _USER = frozenset("you user users visitor visitors member members customer customers parent parents".split())
 _USER_GAP = frozenset(
-    "do does did can could may might must should will would shall choose chooses chose decide decides "
+    "do does did have has had can could may might must should will would shall feel choose chooses chose decide decides "
     "prefer prefers wish wishes want wants elect elects opt opts to also still always rather who".split()
 )
 _CLAUSE_BREAKS = frozenset(list(",;:.()") + ["—", "–"])
@@ -134,14 +134,17 @@ def _no_passive(words: list[str]) -> bool:
 
 
 def _governs_practice(words: list[str], at: int) -> bool:
-    """A practice verb within WINDOW words after the negation, with only auxiliaries and adverbs between."""
-    for j in range(at + 1, min(at + 1 + WINDOW, len(words))):
-        word = words[j]
+    """A practice verb within WINDOW words after the negation, with only auxiliaries and adverbs between (commas
+    not counted: "we do not intend to, or knowingly, collect")."""
+    counted = 0
+    for word in words[at + 1:]:
         if word in PRACTICE_VERBS:
             return True
-        if word in _AUXILIARIES or word.endswith("ly") or word in (",", "nor", "not"):
-            continue  # "do not knowingly collect", "will not be passed", "do not sell, rent or share"
-        return False
+        if word == ",":
+            continue
+        counted += 1
+        if counted >= WINDOW or not (word in _AUXILIARIES or word.endswith("ly") or word in ("nor", "not")):
+            return False  # "do not knowingly collect", "will not be passed", "do not sell, rent or share"
     return False
 
 
@@ -172,6 +175,16 @@ def _not_ours(words: list[str], at: int) -> bool:
     if any(w in ("request", "requests", "prefer", "asked", "ask", "instruct", "direct", "wish") for w in back):
         return True
     return "guarantee" in words[max(0, at - 10):at] or "ensure" in words[max(0, at - 10):at]
+
+
+def negations_read_otherwise(text: str) -> bool:
+    """Whether every negation in the sentence is one these rules read as no denial of a practice: part of a scope
+    phrase ("may not be able to modify … in all circumstances") or the user's ("if you haven't received a
+    response"). A tagger's polarity slot on such a sentence is then not taken as a denial."""
+    words = tokens(text)
+    masked = _masked(words)
+    at = _negations(words)
+    return bool(at) and all(masked[i] == "_" or _user_subject(words, i) for i in at)
 
 
 def denies(text: str) -> bool:
