@@ -232,6 +232,18 @@ def test_a_sentence_with_the_facets_words_is_a_candidate_beyond_the_retrievers_b
      "Your information may be transferred to and processed in the United States and other countries."),
     ("Can I contact them about privacy?", "Contact the webmaster of those external sites about their content.",
      "If you have questions about this privacy policy, please contact us at privacy@example.com."),
+    # a court's jurisdiction is not where the data goes
+    ("Can my information leave my country?",
+     "If no resolution is reached, you agree to submit to the exclusive jurisdiction of the Courts of Singapore.",
+     "It may be necessary for us to transfer your Personal Data out of Singapore."),
+    # the company hands data over; a right to ask who got it is not that
+    ("Do they share my personal information with other companies?",
+     "If a business sells or shares your Personal Information, you have the right to ask which third parties got it.",
+     "We may share your personal data with our service providers."),
+    # protection the company takes, not a retention rule that mentions security
+    ("Do they do anything to keep my information safe?",
+     "Usage data is retained for a shorter period, except when it is used to strengthen the security of the Service.",
+     "The Company will take all steps reasonably necessary to ensure that your data is treated securely."),
 ])
 def test_the_first_quote_states_the_practice_not_a_definition_heading_or_aside(question, aside, statement):
     ranking, verdict = _decided(question, [aside, statement], [3.0, 2.0])
@@ -402,25 +414,6 @@ def test_a_privacy_mailbox_far_down_the_policy_answers_the_contact_question():
     ranking, verdict = _decided("Is there an email or person I can contact about my data?", collected + [mailbox],
                                 [2.0] * 55 + [-3.0])
     assert ranking.ranked[verdict.support].sentence.text == mailbox, verdict.headline
-
-
-@pytest.mark.parametrize(("question", "aside", "statement"), [
-    # a court's jurisdiction is not where the data goes
-    ("Can my information leave my country?",
-     "If no resolution is reached, you agree to submit to the exclusive jurisdiction of the Courts of Singapore.",
-     "It may be necessary for us to transfer your Personal Data out of Singapore."),
-    # the company hands data over; a right to ask who got it is not that
-    ("Do they share my personal information with other companies?",
-     "If a business sells or shares your Personal Information, you have the right to ask which third parties got it.",
-     "We may share your personal data with our service providers."),
-    # protection the company takes, not a retention rule that mentions security
-    ("Do they do anything to keep my information safe?",
-     "Usage data is retained for a shorter period, except when it is used to strengthen the security of the Service.",
-     "The Company will take all steps reasonably necessary to ensure that your data is treated securely."),
-])
-def test_the_first_quote_says_what_happens_to_your_data_not_a_neighbour_with_its_words(question, aside, statement):
-    ranking, verdict = _decided(question, [aside, statement], [3.0, 2.0])
-    assert ranking.ranked[verdict.support].sentence.text == statement, verdict.headline
 
 
 def test_a_denial_limited_to_some_products_is_no_blanket_no():
