@@ -563,3 +563,13 @@ def test_words_read_on_the_seventh_held_out_set():
     ranking, verdict = _decided("Can I reach a privacy officer or privacy team with questions about my data?",
                                 [regulator, officer], [3.0, 2.0])
     assert verdict.verdict == "yes" and ranking.ranked[verdict.support].sentence.text == officer, verdict.headline
+
+
+def test_a_limit_on_a_right_is_no_answer_when_a_way_to_ask_is_stated():
+    # read as a user on Fireworks AI's policy: "Can I get a copy of my data and fix errors?" quoted the limit
+    limit = "We may not be able to modify or delete your information in all circumstances."
+    ask = ("If you have any questions about reviewing, modifying, or deleting your information, you can contact us "
+           "directly using the information provided in the Contact Us section, below.")
+    for question in ("Can I get a copy of my data and fix errors?", "Can I delete my data?"):
+        ranking, verdict = _decided(question, [limit, ask], [3.0, 1.0])
+        assert verdict.verdict == "yes" and ranking.ranked[verdict.support].sentence.text == ask, verdict.headline

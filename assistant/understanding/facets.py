@@ -90,6 +90,9 @@ _YOUR_RIGHT = (r"\byou (?:can|may|could|have the right)\b|"
                r"^\W*(?:delete|erase|remove|rectify|correct|update|access|obtain|receive|port|restrict|object)"
                r"(?:,?\s+(?:or|and)\s+(?:delete|erase|remove|rectify|correct|update|access|obtain|receive))?"
                r"\s+(?:your|a copy)\b")
+# A limit on a right ("We may not be able to modify or delete your information in all circumstances"): it supports
+# the answer only when nothing states the right itself.
+_LIMITED_RIGHT = r"\bnot (?:always )?(?:be )?able to\b|\bin all circumstances\b"
 # Sharing verbs: the sentence says the data goes to someone, not only that someone is there (not "the preferences
 # you have shared with us").
 _HANDS_OVER = (r"\b(?:share[sd]?(?! with us\b)|sharing|disclos\w*|provide[sd]?(?! you\b)|transfer\w*|sell|sold|rent|give|release|"
@@ -170,15 +173,15 @@ FACETS = (
           _words(r"\b(?:delet\w*|eras\w*|remov\w*|close your account|deactivat\w*|cancel your (?:account|registration|"
                  r"membership))\b"),
           "you can delete your account or data", "you cannot delete your account or data", about_you=True,
-          preferred=_words(_YOUR_RIGHT),
+          preferred=_words(_YOUR_RIGHT), aside=_words(_LIMITED_RIGHT),
           also=_words(r"\b(?:account|registration|membership|(?:your|personal|the) (?:information|data|profile|details)|personally "
                       r"identifiable)\b")),
     Facet("access_correction", _words(r"\b(?:access|correct|update|edit|see|review|export|download|fix|(?:get|obtain|request|receive|have) (?:a )?copy)\b.*\b(?:my|"
                                       r"personal)\b|\b(?:my|personal)\b.*\b(?:wrong|inaccurate|incorrect)\b"),
-          _words(r"\b(?:access|correct\w*|update|edit|review|change (?:your|the|any) (?:\w+ )?(?:information|data|"
-                 r"details|profile)|change your|modify|rectif\w*)\b"),
+          _words(r"\b(?:access(?:ing)?|correct\w*|update|updating|edit|review(?:ing)?|change (?:your|the|any) (?:\w+ )?"
+                 r"(?:information|data|details|profile)|change your|modify|modifying|rectif\w*)\b"),
           "you can access or correct your personal information",
-          "you cannot access or correct your personal information", about_you=True,
+          "you cannot access or correct your personal information", about_you=True, aside=_words(_LIMITED_RIGHT),
           question_not=_words(r"\b(?:outside|third[- ]part\w*|other|compan(?:y|ies)|partners?|advertisers?|vendors?|"
                               r"government|police|authorities|anyone|others)\b[^?]{0,40}?\b(?:get|gets|have|has|"
                               r"gain|given|obtain)\s+access\b"),
@@ -188,7 +191,11 @@ FACETS = (
                            r"(?:access|correct\w*|update|edit|review|modify|change|rectif\w*|see|obtain|know)\b|"
                            # a list of rights in the imperative: "Access your Personal Data …"
                            r"^\W*(?:access|rectify|correct|update|obtain|receive)(?:,?\s+(?:or|and)\s+(?:access|rectify|"
-                           r"correct|update|obtain|receive|delete|erase))?\s+(?:your|a copy)\b")),
+                           r"correct|update|obtain|receive|delete|erase))?\s+(?:your|a copy)\b|"
+                           # how to ask ("questions about reviewing, modifying, or deleting your information, you can
+                           # contact us"), not the company updating its services
+                           r"\b(?:reviewing|accessing|modifying|correcting|updating)\b[^.]{0,40}\byour (?:personal )?"
+                           r"(?:information|data)\b")),
     # before retention: "Is my data stored or processed in other countries?" asks where, not how long
     # where the data goes, not any "transfer" ("Do they transfer my data to third parties?" is about sharing)
     Facet("international_transfer", _words(r"\b(?:countr\w*|abroad|overseas|international\w*|cross-border|"
