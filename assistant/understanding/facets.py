@@ -92,7 +92,7 @@ _YOUR_RIGHT = (r"\byou (?:can|may|could|have the right)\b|"
                r"\s+(?:your|a copy)\b")
 # A limit on a right ("We may not be able to modify or delete your information in all circumstances"): it supports
 # the answer only when nothing states the right itself.
-_LIMITED_RIGHT = r"\bnot (?:always )?(?:be )?able to\b|\bin all circumstances\b"
+_LIMITED_RIGHT = r"\bnot (?:always )?(?:be )?able to\b"
 # Sharing verbs: the sentence says the data goes to someone, not only that someone is there (not "the preferences
 # you have shared with us").
 _HANDS_OVER = (r"\b(?:share[sd]?(?! with us\b)|sharing|disclos\w*|provide[sd]?(?! you\b)|transfer\w*|sell|sold|rent|give|release|"
