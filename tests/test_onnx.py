@@ -13,7 +13,7 @@ import pytest
 from assistant.foundation.errors import AssistantError
 from assistant.foundation.inference import OnnxForward, backend
 from assistant.foundation.tokenization import encode_pairs, encode_texts, encode_words
-from assistant.models.runtime import GRAPHS, ensure_graph, graph_path, load_forward
+from assistant.models.runtime import GRAPHS, QUESTION_OUTPUTS, SharedPass, ensure_graph, graph_path, load_forward
 from tests.conftest import cli_env
 
 SENTENCES = [
@@ -63,6 +63,36 @@ def test_onnx_vectors_match_the_sentence_transformers_ones_in_stored_indexes(rel
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
 
 
+def test_the_question_graph_gives_the_embedder_and_the_retriever_vectors_in_one_pass():
+    feeds = encode_texts(["Do they sell my data?", *SENTENCES], 256).feeds(GRAPHS["question"].inputs)
+    embedding, retrieval = OnnxForward(ensure_graph("question"))(feeds)
+    np.testing.assert_allclose(embedding, OnnxForward(ensure_graph("embedder"))(feeds)[0], atol=1e-5)
+    np.testing.assert_allclose(retrieval, OnnxForward(ensure_graph("retriever"))(feeds)[0], atol=1e-5)
+    assert (embedding * retrieval).sum(axis=1).max() < 0.99  # two models: the retriever's top layers differ
+
+
+class CountedForward(OnnxForward):
+    runs = 0
+
+    def __call__(self, feeds):
+        CountedForward.runs += 1
+        return super().__call__(feeds)
+
+
+def test_a_shared_pass_runs_once_for_both_models_on_the_same_text_and_again_on_another():
+    shared = SharedPass(CountedForward(ensure_graph("question")))
+    embedder, retriever = shared.output(QUESTION_OUTPUTS["embedder"]), shared.output(QUESTION_OUTPUTS["retriever"])
+    question = encode_texts(["Do they sell my data?"], 256).feeds(GRAPHS["question"].inputs)
+    [asked_embedding], [asked_retrieval] = embedder(question), retriever(dict(question))
+    assert CountedForward.runs == 1
+    other = encode_texts(["How long do they keep my data?"], 256).feeds(GRAPHS["question"].inputs)
+    [other_retrieval] = retriever(other)
+    assert CountedForward.runs == 2
+    np.testing.assert_allclose(other_retrieval, OnnxForward(ensure_graph("retriever"))(other)[0], atol=1e-5)
+    np.testing.assert_allclose(asked_retrieval, OnnxForward(ensure_graph("retriever"))(question)[0], atol=1e-5)
+    np.testing.assert_allclose(asked_embedding, OnnxForward(ensure_graph("embedder"))(question)[0], atol=1e-5)
+
+
 def test_a_changed_release_gets_its_own_graph_exported_on_first_use(tmp_path, monkeypatch):
     from assistant.models.retriever.model import RELEASE_DIR
 
@@ -107,8 +137,8 @@ def test_a_fresh_process_answers_without_importing_torch_or_transformers(amazon_
     assert done.returncode == 0, done.stderr
     assert '"evidence"' in done.stdout and '"policy": "amazon"' in done.stdout
     assert done.stdout.strip().endswith("HEAVY: none")
-    # the launcher built the question's three sessions on its thread, and the engine took each of them
-    assert "PRELOADED: ['embedder', 'reader', 'retriever'] LEFT: []" in done.stdout
+    # the launcher built the question's two sessions on its thread, and the engine took each of its three models
+    assert "PRELOADED: ['question', 'reader'] LEFT: []" in done.stdout
 
 
 def test_export_command_lists_every_model(tmp_path):

@@ -2,8 +2,9 @@
 (`ASSISTANT_BACKEND=torch`, training's evaluations) or export it to ONNX (and quantize it to int8).
 
 The graphs (inputs and outputs: `assistant.models.runtime.GRAPHS`): the embedders end in mean pooling
-and L2 normalisation (sentence-transformers' all-MiniLM-L6-v2 pipeline); the task models return their
-heads' raw scores, post-processed in numpy by their inference classes.
+and L2 normalisation (sentence-transformers' all-MiniLM-L6-v2 pipeline), and the question graph gives the
+base embedder's and the retriever's vectors of one text in one pass; the task models return their heads'
+raw scores, post-processed in numpy by their inference classes.
 """
 from __future__ import annotations
 
@@ -37,6 +38,43 @@ class EmbeddingGraph(torch.nn.Module):
         return torch.nn.functional.normalize(mean_pool(states, attention_mask), dim=-1)
 
 
+class QuestionGraph(torch.nn.Module):
+    """A question's two embeddings in one pass: the base model's (the question classifier reads it) and the
+    retriever's, whose release re-trains only the top layers, so the layers below run once for both."""
+
+    def __init__(self, base, retriever, shared_layers: int) -> None:
+        super().__init__()
+        self.base = base
+        self.shared_layers = shared_layers
+        self.retriever_top = retriever.encoder.layer[shared_layers:]
+
+    def forward(self, input_ids, attention_mask):
+        from transformers.masking_utils import create_bidirectional_mask  # with torch: export and training only
+
+        states = self.base.embeddings(input_ids=input_ids)
+        mask = create_bidirectional_mask(config=self.base.config, inputs_embeds=states, attention_mask=attention_mask)
+        for layer in self.base.encoder.layer[:self.shared_layers]:
+            states = layer(states, mask)
+        retrieval = states
+        for layer in self.base.encoder.layer[self.shared_layers:]:
+            states = layer(states, mask)
+        for layer in self.retriever_top:
+            retrieval = layer(retrieval, mask)
+        return (torch.nn.functional.normalize(mean_pool(states, attention_mask), dim=-1),
+                torch.nn.functional.normalize(mean_pool(retrieval, attention_mask), dim=-1))
+
+
+def shared_layers(state: dict[str, torch.Tensor], total: int) -> int:
+    """How many of the base model's bottom layers a release leaves as they are (it holds only the layers it
+    re-trained); an error if it changes anything outside the transformer layers."""
+    changed = set()
+    for key in state:
+        if not key.startswith("encoder.layer."):
+            raise ValueError(f"the release changes {key}: no layers are shared with the base model")
+        changed.add(int(key.split(".")[2]))
+    return min(changed, default=total)
+
+
 def build_module(name: str, directory: Path | None) -> torch.nn.Module:
     """Model `name` in torch: the base encoder with `directory`'s release applied (eval mode)."""
     from assistant.models.piextract.network import PIExtractModel  # each network on demand
@@ -45,6 +83,11 @@ def build_module(name: str, directory: Path | None) -> torch.nn.Module:
     from assistant.models.reader.network import ReaderModel  # each network on demand
 
     bert, _ = load_base_encoder()
+    if name == "question":
+        retriever, _ = load_base_encoder()
+        state, _ = load_release(directory)
+        retriever.load_state_dict(state, strict=False)
+        return QuestionGraph(bert, retriever, shared_layers(state, bert.config.num_hidden_layers)).eval()
     if name in ("embedder", "retriever"):
         if directory is not None:
             state, _ = load_release(directory)

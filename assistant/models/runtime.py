@@ -14,10 +14,14 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.foundation.base_model import EMBEDDER_NAME, bundled_model_dir
 from assistant.foundation.inference import Forward, OnnxForward, backend, onnx_cache_dir
 from assistant.foundation.releases import WEIGHTS_DIR, release_files
+
+if TYPE_CHECKING:  # numpy comes with ONNX Runtime, which a preload imports on its own thread
+    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -41,12 +45,15 @@ GRAPHS = {
     "policyie": Graph(_TEXT, ("intent", "type_i", "type_ii"), WEIGHTS_DIR / "policyie"),
     "reader": Graph((*_TEXT, "token_type_ids"), ("start", "end"), WEIGHTS_DIR / "reader"),
     "piextract": Graph(_TEXT, ("tags",), WEIGHTS_DIR / "piextract"),
+    # a question's "embedder" and "retriever" embeddings in one pass (the retriever re-trains only top layers)
+    "question": Graph(_TEXT, ("embedding", "retrieval"), WEIGHTS_DIR / "retriever"),
 }
+QUESTION_OUTPUTS = {"embedder": 0, "retriever": 1}  # which output of the "question" graph each model is
 # The precision `ASSISTANT_BACKEND=onnx` runs each model at: int8 only where the eval holds within
 # 0.5 points of torch (docs/results.md, "ONNX Runtime"); the embedders stay fp32 so that vectors match
 # the ones stored by earlier versions.
 SHIPPED_PRECISION = {"embedder": "fp32", "retriever": "fp32", "practices": "fp32", "policyie": "fp32",
-                     "reader": "int8", "piextract": "fp32"}
+                     "reader": "int8", "piextract": "fp32", "question": "fp32"}
 
 
 def precision(name: str) -> str:
@@ -164,13 +171,14 @@ def wait_for_preload() -> None:
 
 class _Preload:
     """Sessions of default releases, each built on a background thread of its own (ONNX Runtime builds them
-    without the GIL, so two cores build two at once) and handed out once."""
+    without the GIL, so two cores build two at once) and handed out once. A preloaded "question" graph is
+    handed out as the embedder and the retriever (`SharedPass`)."""
 
     started: _Preload | None = None
 
     def __init__(self, names: tuple[str, ...]) -> None:
         self.ready = {name: threading.Event() for name in names}
-        self.results: dict[str, OnnxForward | Exception] = {}
+        self.results: dict[str, Forward | Exception] = {}
         self.thread = threading.Thread(target=self._run, name="preload-models", daemon=True)
         self.thread.start()
 
@@ -185,22 +193,54 @@ class _Preload:
             builder.join()
 
     def _build(self, name: str) -> None:
+        models = tuple(QUESTION_OUTPUTS) if name == "question" else (name,)
         try:
             path = ensure_graph(name)
             log.info("Loading model %s (ONNX Runtime, %s)", name, path.name)
-            self.results[name] = OnnxForward(path, prepack=False)
+            forward = OnnxForward(path, prepack=False)
+            if name == "question":
+                shared = SharedPass(forward)
+                self.results.update({model: shared.output(QUESTION_OUTPUTS[model]) for model in models})
+            else:
+                self.results[name] = forward
         except Exception as error:  # noqa: BLE001 - raised again on the thread that asks for the model
-            self.results[name] = error
+            self.results.update(dict.fromkeys(models, error))
         self.ready[name].set()
 
     @classmethod
-    def take(cls, name: str, directory: Path | None) -> OnnxForward | None:
+    def take(cls, name: str, directory: Path | None) -> Forward | None:
         """The preloaded session of `name`'s default release (None if not preloaded), waiting for it."""
         started = cls.started
-        if started is None or name not in started.ready or directory != GRAPHS[name].release:
+        if started is None or directory != GRAPHS[name].release:
             return None
-        started.ready[name].wait()
+        built_by = "question" if name in QUESTION_OUTPUTS and "question" in started.ready else name
+        if built_by not in started.ready:
+            return None
+        started.ready[built_by].wait()
         result = started.results.pop(name, None)  # None: handed out already
         if isinstance(result, BaseException):
             raise result
         return result
+
+
+class SharedPass:
+    """One session of the "question" graph seen as the embedder's and the retriever's forward passes
+    (`output`): whichever encodes a text first runs the graph for both, and the other, asked for those same
+    inputs, takes its output without a second run; any other inputs run the graph again."""
+
+    def __init__(self, forward: Forward) -> None:
+        self.forward = forward
+        self.feeds: dict[str, np.ndarray] = {}
+        self.outputs: list[np.ndarray] = []
+
+    def output(self, index: int) -> Forward:
+        """The forward pass of the model whose embedding is output `index`."""
+        return lambda feeds: [self._run(feeds)[index]]
+
+    def _run(self, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        import numpy as np  # loaded already: the inputs are numpy arrays
+
+        if self.feeds.keys() != feeds.keys() or not all(np.array_equal(self.feeds[n], feeds[n]) for n in feeds):
+            self.outputs = self.forward(feeds)
+            self.feeds = feeds
+        return self.outputs
