@@ -12,7 +12,7 @@ procedure is in assistant/evaluation/data/README.md. This script asks the set's 
 - `unjudged`: first quotes the judge never saw, because the engine quotes differently now. Judge them before
   quoting the other two figures.
 
-    .venv/bin/python -m lab.judged_quotes --set heldout7
+    .venv/bin/python -m lab.judged_quotes --set heldout8   # or heldout7
 """
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def judged_figures(set_name: str) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", default="heldout7", help="a held-out set with a judgements file (default heldout7)")
+    parser.add_argument("--set", default="heldout8", help="a held-out set with a judgements file (default heldout8)")
     print(json.dumps(judged_figures(parser.parse_args().set), indent=2, ensure_ascii=False))
 
 
