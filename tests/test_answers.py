@@ -565,6 +565,38 @@ def test_words_read_on_the_seventh_held_out_set():
     assert verdict.verdict == "yes" and ranking.ranked[verdict.support].sentence.text == officer, verdict.headline
 
 
+def test_words_read_on_the_eighth_held_out_set():
+    # Tempo: five rows of a table of uses ("- Provide the services … - Comply with law") rank first, state no
+    # practice and disclose nothing to the law; the disclosure "if required to do so by applicable law" is the answer
+    row = ("Category of Personal Information: Contact Information — How We Use this Personal Information: - Provide the "
+           "services and respond to your requests - Contact you with relevant information and offers - Comply with law "
+           "or defend our legal rights - Security/fraud prevention")
+    disclosure = ("By using the Site or Services, you acknowledge and agree that we may access, retain, and disclose the "
+                  "information we collect and maintain about you if required to do so by applicable law or in a good "
+                  "faith belief that such access, retention or disclosure is reasonably necessary to: (a) comply with "
+                  "legal process (e.g., a subpoena or court order); (b) enforce any contracts with you.")
+    ranking, verdict = _decided("Do they disclose personal data to the police or government bodies?",
+                                [row] * 5 + [disclosure], [3.0] * 5 + [-2.0])
+    assert ranking.ranked[verdict.support].sentence.text == disclosure, verdict.headline
+    # Tempo: a defined term ("“Customer” means … to access our Services") and reading the policy itself are no right
+    # of access
+    right = ("Where local laws permit, we provide access to and a copy of certain information we hold about you and "
+             "update information which is out of date or incorrect.")
+    ranking, verdict = _decided("Can I see my personal data and correct mistakes?", [
+        "“Customer” means an entity that has contracted with Tempo to access our Services.",
+        "We will make the revised Policy accessible on the Services, so you should review the Policy periodically.",
+        right], [3.0, 3.0, 1.0])
+    assert ranking.ranked[verdict.support].sentence.text == right, verdict.headline
+    # Christian Mingle: "answering questions" in a list of services is no contact; "privacy-related matters" is
+    services = ("To provide the Company Services to you, including: (a) Maintaining a profile, answering questions, and "
+                "providing information about yourself; (b) Analyzing your personal data to match you with other users.")
+    contact = ("If you have any questions or requests in connection with this Cookie Notice or other privacy-related "
+               "matters, please send an email to [email protected].")
+    ranking, verdict = _decided("Is there someone I can contact about how my personal data is handled?",
+                                [services, contact], [3.0, 1.0])
+    assert ranking.ranked[verdict.support].sentence.text == contact, verdict.headline
+
+
 def test_a_limit_on_a_right_is_no_answer_when_a_way_to_ask_is_stated():
     # read as a user on Fireworks AI's policy: "Can I get a copy of my data and fix errors?" quoted the limit
     limit = "We may not be able to modify or delete your information in all circumstances."

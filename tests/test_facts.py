@@ -129,6 +129,9 @@ def test_label_never_lists_a_denied_receiver_as_plain_sharing(policyie):
     # commas do not count towards the distance from the negation to its verb (read on Fireworks AI's policy)
     ("Our Services are not directed to, and we do not intend to, or knowingly, collect or solicit personal data "
      "from children under the age of 13."),
+    # nor do quotation marks around a verb in the state-law sense (read on Copy.ai's policy)
+    ("We don’t “sell” Personal Data or “share” Personal Data for cross-contextual behavioral advertising (as those "
+     "terms are defined under applicable local law)."),
 ])
 def test_denies(text):
     assert denies(text)

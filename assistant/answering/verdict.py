@@ -40,7 +40,10 @@ _RESIDENTS = re.compile(r"\b(?:[A-Z][a-z]+ ){1,2}residents\b")
 # also after the label of a list item ("Information from cookies & other technologies: A cookie is a string …").
 _DEFINITION = re.compile(r"^\W*(?:[^:.]{1,60}:\s+)?(?:an?\s+|the\s+)?(?:[\"“‘']?[\w-]+[\"”’']?\s+){1,3}(?:is|are)\s+(?:an?\s+|small\s+|"
                          r"tiny\s+|)(?:small|tiny|text|pieces?|piece|files?|data files?|electronic|unique|alphanumeric|"
-                         r"strings?)\b", re.IGNORECASE)
+                         r"strings?)\b|"
+                         # a defined term ("“Customer” means an entity that has contracted with Tempo … to access our
+                         # Services")
+                         r"^\W*(?:the\s+)?[\"“‘'][^\"”’']{1,40}[\"”’']\s+(?:means|refers to|shall mean)\b", re.IGNORECASE)
 YES, NO, CONDITIONAL, NOT_STATED = "yes", "no", "conditional", "not_stated"
 # A denial limited to some products or purposes ("we do not use your Input … to train our models when you use Le
 # Chat Team, Le Chat Enterprise or the paid version", "does not process training data for the purposes of inferring
@@ -145,7 +148,7 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
 
     Among the first `PREFER_DEPTH` that speak of it, a sentence that states the practice is preferred
     over a heading, a definition ("A cookie is a small text file …") or one of the facet's asides (a
-    merger under "sharing"); among those, for facets that policies deny in one sentence ("we do not
+    merger under "sharing"); when none of them does (rows of a table of uses), the first further down that does; among those, for facets that policies deny in one sentence ("we do not
     sell …", `denials_first`), an explicit denial among the first `DENIAL_DEPTH` is preferred (the
     best-ranked one is often a related aside: "if you believe your child has given us information …") unless
     it is limited to some products or purposes (`_SCOPED`),
@@ -159,7 +162,9 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     if not matching:
         return None
     window = matching[:PREFER_DEPTH]
-    stated = [i for i in window if states_practice(ranking.ranked[i].sentence.text, facet)] or window
+    # when none of those states it (a table of rows, a list of headings), the facet's first sentence that does
+    stated = [i for i in window if states_practice(ranking.ranked[i].sentence.text, facet)] or [
+        i for i in matching if states_practice(ranking.ranked[i].sentence.text, facet)][:1] or window
     denial = None if not facet.denials_first else next(
         (i for i in stated[:DENIAL_DEPTH] if denied(ranking.ranked[i].sentence.facts, ranking.ranked[i].sentence.text)
          and not _SCOPED.search(ranking.ranked[i].sentence.text)), None)

@@ -98,6 +98,9 @@ _LIMITED_RIGHT = r"\bnot (?:always )?(?:be )?able to\b"
 _HANDS_OVER = (r"\b(?:share[sd]?(?! with us\b)|sharing|disclos\w*|provide[sd]?(?! you\b)|transfer\w*|sell|sold|rent|give|release|"
                r"hand)\b")
 
+# Within one item of a list: no item marker (" - ", "•", a dash between table cells) or semicolon in between.
+_IN_ONE_ITEM = r"(?:(?!\s[-–—•]\s)[^;•])*?"
+
 # Order matters: the first facet whose question words match wins (specific before general).
 FACETS = (
     Facet("ai_training", _words(r"\b(?:AI|artificial intelligence|machine[- ]learning|train(?:ing)? (?:\w+ )?models?|"
@@ -158,8 +161,9 @@ FACETS = (
           "gives your information to law enforcement when it must",
           "does not give your information to law enforcement",
           # handing data over to the law ("disclose … in response to a subpoena"), not processing it to comply with it
-          preferred=_words(_HANDS_OVER + r".*\b(?:law|legal|subpoenas?|courts?|authorit\w*|government\w*|police)\b|"
-                           r"\b(?:law|legal|subpoenas?|courts?|authorit\w*|government\w*|police)\b.*" + _HANDS_OVER +
+          # in one item of a list: not "- Provide the services … - Comply with law" in a table of uses
+          preferred=_words(_HANDS_OVER + _IN_ONE_ITEM + r"\b(?:law|legal|subpoenas?|courts?|authorit\w*|government\w*|police)\b|"
+                           r"\b(?:law|legal|subpoenas?|courts?|authorit\w*|government\w*|police)\b" + _IN_ONE_ITEM + _HANDS_OVER +
                            r"|\brespond\w* to (?:\w+ ){0,3}(?:subpoenas?|court orders?|legal process|lawful requests?)")),
     Facet("collection_location", _words(r"\b(?:location|where I am|GPS|geo-?locat\w*)\b"),
           _words(r"\b(?:location|geo-?locat\w*|GPS|whereabouts)\b"),
@@ -181,7 +185,9 @@ FACETS = (
           _words(r"\b(?:access(?:ing)?|correct\w*|update|updating|edit|review(?:ing)?|change (?:your|the|any) (?:\w+ )?"
                  r"(?:information|data|details|profile)|change your|modify|modifying|rectif\w*)\b"),
           "you can access or correct your personal information",
-          "you cannot access or correct your personal information", about_you=True, aside=_words(_LIMITED_RIGHT),
+          "you cannot access or correct your personal information", about_you=True,
+          # a limit on the right, or reading the policy itself ("you should review the Policy periodically")
+          aside=_words(_LIMITED_RIGHT + r"|\breview (?:this|the|our) (?:\w+ )?(?:policy|notice|statement)\b"),
           question_not=_words(r"\b(?:outside|third[- ]part\w*|other|compan(?:y|ies)|partners?|advertisers?|vendors?|"
                               r"government|police|authorities|anyone|others)\b[^?]{0,40}?\b(?:get|gets|have|has|"
                               r"gain|given|obtain)\s+access\b"),
@@ -250,11 +256,13 @@ FACETS = (
                            r"notice|practices)\b|\b(?:this|our) (?:privacy )?(?:policy|statement|notice|practices)\b.*"
                            r"\b(?:questions?|concerns?)\b|"
                            # questions about your data or rights ("Please contact [email protected] if you have any
-                           # questions pertaining to GDPR and your rights")
-                           r"\b(?:questions?|concerns?|quer(?:y|ies))\b[^.]{0,40}\b(?:about|regarding|pertaining to|concerning|"
+                           # questions pertaining to GDPR and your rights"; not "answering questions, and providing
+                           # information about yourself" in a list of services)
+                           r"\b(?:questions?|concerns?|quer(?:y|ies))(?:,? (?:or|and) \w+)? (?:about|regarding|pertaining to|concerning|"
                            r"relating to)\b[^.]{0,40}\b(?:GDPR|data protection|(?:the use of )?your (?:privacy|personal \w+|"
                            r"private \w+|data|information|rights))\b|\b(?:data protection|grievance) officer\b|\bDPO\b|\bprivacy "
-                           r"(?:officer|coordinator|agent|team|issues?)\b|\b(?:privacy|dpo|data-?protection)@")),
+                           r"(?:officer|coordinator|agent|team|issues?)\b|\b(?:privacy|dpo|data-?protection)@|"
+                           r"\bprivacy[- ]related (?:matters|questions|issues|concerns|requests)\b")),
     Facet("security", _words(r"\b(?:secure|securely|security|protect\w*|encrypt\w*|safe|hack\w*|breach\w*)\b"),
           _words(r"\b(?:secur\w*|encrypt\w*|SSL|TLS|safeguard\w*|protect\w*|firewalls?)\b"),
           "protects your data with security measures", "does not protect your data with security measures",

@@ -133,14 +133,17 @@ def _no_passive(words: list[str]) -> bool:
     return False
 
 
+_UNCOUNTED = frozenset([",", '"', "'", "“", "”", "‘"])  # between a negation and its verb
+
+
 def _governs_practice(words: list[str], at: int) -> bool:
     """A practice verb within WINDOW words after the negation, with only auxiliaries and adverbs between (commas
-    not counted: "we do not intend to, or knowingly, collect")."""
+    and quotation marks not counted: "we do not intend to, or knowingly, collect", "we don’t “sell”")."""
     counted = 0
     for word in words[at + 1:]:
         if word in PRACTICE_VERBS:
             return True
-        if word == ",":
+        if word in _UNCOUNTED:
             continue
         counted += 1
         if counted >= WINDOW or not (word in _AUXILIARIES or word.endswith("ly") or word in ("nor", "not")):
