@@ -110,6 +110,21 @@ def test_a_changed_release_gets_its_own_graph_exported_on_first_use(tmp_path, mo
     assert retrained != shipped and not retrained.exists()
 
 
+def test_a_fresh_cache_exports_the_questions_two_graphs_on_the_preload_threads(tmp_path, monkeypatch):
+    # the first `ask` on a fresh machine exports the question graph and the reader at once, on two threads
+    from assistant.models import runtime
+
+    monkeypatch.setenv("ASSISTANT_ONNX_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(runtime._Preload, "started", None)
+    runtime.preload(("question", "reader"))
+    runtime.wait_for_preload()
+    embedder, reader = load_forward("embedder"), load_forward("reader")
+    assert graph_path("question", GRAPHS["question"].release, "fp32").exists()
+    [vectors] = embedder(encode_texts(SENTENCES, 256).feeds(GRAPHS["embedder"].inputs))
+    start, _ = reader(_batch("reader").feeds(GRAPHS["reader"].inputs))
+    assert vectors.shape == (3, 384) and start.shape[0] == 3
+
+
 def test_an_unknown_backend_is_one_clear_error(monkeypatch):
     monkeypatch.setenv("ASSISTANT_BACKEND", "tensorflow")
     with pytest.raises(AssistantError, match="ASSISTANT_BACKEND='tensorflow' is not one of onnx"):

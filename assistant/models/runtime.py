@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # numpy comes with ONNX Runtime, which a preload imports on i
 
 log = logging.getLogger(__name__)
 
+_EXPORTING = threading.Lock()
 GRAPH_VERSION = "3"  # bump when a graph's inputs, outputs or export settings change
 
 
@@ -115,9 +116,13 @@ def ensure_graph(name: str, directory: Path | None = None, precision_: str | Non
     chosen = precision_ or precision(name)
     path = graph_path(name, directory, chosen)
     if not path.exists():
-        from assistant.models.graphs import export  # torch: only when the cache lacks this graph
+        # one export at a time in a process: a fresh cache's first `ask` exports two graphs on two preload threads,
+        # and transformers' lazily imported modules cannot be imported by two threads at once
+        with _EXPORTING:
+            if not path.exists():
+                from assistant.models.graphs import export  # torch: only when the cache lacks this graph
 
-        export(name, directory, path.parent, chosen)
+                export(name, directory, path.parent, chosen)
     return path
 
 
