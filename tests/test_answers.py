@@ -597,6 +597,43 @@ def test_words_read_on_the_eighth_held_out_set():
     assert ranking.ranked[verdict.support].sentence.text == contact, verdict.headline
 
 
+def test_words_read_on_the_ninth_held_out_set():
+    from assistant.answering.verdict import states_practice
+
+    # Jasper: a two-part question (see and fix) is answered by the sentence with both parts, not by one half
+    both = ("Where possible, you can access, update or request deletion of Your Personal Data directly within Your "
+            "account settings section.")
+    ranking, verdict = _decided("Can I see what personal data they have on me and have it fixed?", [
+        "Request correction of the Personal Data that We hold about You.", "Request access to Your Personal Data.",
+        "To protect your privacy, we will verify your identity before granting access or making corrections.", both],
+        [0.2, -0.1, -0.3, -0.5])
+    assert ranking.ranked[verdict.support].sentence.text == both, verdict.headline
+    # a one-part question keeps the best-ranked right
+    ranking, verdict = _decided("Can I correct my personal information?", [
+        "Request correction of the Personal Data that We hold about You.", both], [0.2, -0.5])
+    assert ranking.ranked[verdict.support].sentence.text.startswith("Request correction"), verdict.headline
+    # Replicate: keeping data because the law requires it is no disclosure to the authorities
+    disclosure = "We may disclose your personal information in order to comply with law or legal process."
+    ranking, verdict = _decided("Can the police or government agencies obtain my information from this company?", [
+        ("We may also retain personal information if required by law, or for our legitimate interests, such as abuse "
+         "detection and prevention."), disclosure], [0.0, -0.3])
+    assert ranking.ranked[verdict.support].sentence.text == disclosure, verdict.headline
+    # Replicate: unsubscribing from the company's own e-mail marketing says nothing of advertisers
+    assert not BY_NAME["sharing_advertisers"].addressed_by(
+        "Email marketing: you may unsubscribe to our commercial email list by following the instructions provided.")
+    # ROMEO: ads tailored only with your consent are a choice; Kraft's tailored website is not
+    assert BY_NAME["opt_out_ads"].addressed_by(
+        "When you visit the ROMEO app for the first time, ROMEO will ask for your explicit consent to tailor ads for you.")
+    assert not BY_NAME["opt_out_ads"].addressed_by(
+        "Linking it with your information helps us to best tailor our website by saving your preferences, and to help "
+        "identify site features, recipes, advertisements, and offers that may be of particular interest to you.")
+    # ROMEO: "stores your personal data until …" is retention
+    assert BY_NAME["retention"].addressed_by("In general ROMEO stores your personal data until your account is deleted.")
+    # Bolt.new: data received from third parties is data coming in, not shared
+    assert not states_practice("StackBlitz may receive personally identifiable information about you from third "
+                               "parties, including information about your transactions.", BY_NAME["sharing_third_parties"])
+
+
 def test_a_limit_on_a_right_is_no_answer_when_a_way_to_ask_is_stated():
     # read as a user on Fireworks AI's policy: "Can I get a copy of my data and fix errors?" quoted the limit
     limit = "We may not be able to modify or delete your information in all circumstances."

@@ -54,6 +54,9 @@ _SCOPED = re.compile(_PRODUCT_SCOPE + r"|\bfor (?:the )?purposes? of\b|\bin rela
                      # only the precise kind ("does not intentionally collect … precise geolocation"): approximate
                      # location may still be collected
                      r"\bprecise (?:geo-?)?location\b|"
+                     # only for the recipients' own marketing ("… with other, third-party companies for their commercial
+                     # or marketing use without your consent"): data may still go to processors
+                     r"\bfor (?:their|its) (?:own )?(?:\w+ (?:or|and) )?(?:commercial|marketing|advertising)\b|"
                      r"\b(?:other|apart) (?:than|from)\b", re.IGNORECASE)
 # A denial for some products only, or with exceptions ("We do not use Inputs … to train our models unless: (1) they
 # are flagged for security review …, (2) you explicitly …"), is conditional: "only in some cases".
@@ -149,7 +152,7 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     Among the first `PREFER_DEPTH` that speak of it, a sentence that states the practice is preferred
     over a heading, a definition ("A cookie is a small text file …") or one of the facet's asides (a
     merger under "sharing"); when none of them does (rows of a table of uses), the first further down that
-    does; among those, for facets that policies deny in one sentence ("we do not sell …", `denials_first`),
+    does; of a two-part question, the ones that speak of both parts (`Facet.covers_parts`); among those, for facets that policies deny in one sentence ("we do not sell …", `denials_first`),
     an explicit denial among the first `DENIAL_DEPTH` is preferred (the best-ranked one is often a related
     aside: "if you believe your child has given us information …") unless it is limited to some products or
     purposes (`_SCOPED`),
@@ -166,6 +169,9 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     # when none of those states it (a table of rows, a list of headings), the facet's first sentence that does
     stated = [i for i in window if states_practice(ranking.ranked[i].sentence.text, facet)] or [
         i for i in matching if states_practice(ranking.ranked[i].sentence.text, facet)][:1] or window
+    # a two-part question ("Can I see my data and correct it?"): what you can do about both parts first
+    stated = [i for i in stated if facet.covers_parts(ranking.question, ranking.ranked[i].sentence.text)
+              and facet.preferred is not None and facet.preferred.search(ranking.ranked[i].sentence.text)] or stated
     denial = None if not facet.denials_first else next(
         (i for i in stated[:DENIAL_DEPTH] if denied(ranking.ranked[i].sentence.facts, ranking.ranked[i].sentence.text)
          and not _SCOPED.search(ranking.ranked[i].sentence.text)), None)

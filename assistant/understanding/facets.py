@@ -51,6 +51,17 @@ class Facet:
     # an email or person I can contact about my data?" ranks sentences about collecting e-mail addresses first,
     # and the privacy mailbox 26th to 44th.
     preferred_anywhere: bool = False
+    # The parts of a two-part question ("Can I see my data and correct it?"): (question words, sentence words) for
+    # each. When a question asks for every part, a sentence that speaks of every part is preferred.
+    parts: tuple[tuple[Words, Words], ...] = ()
+
+    def covers_parts(self, question: str, sentence: str) -> bool | None:
+        """Whether `sentence` speaks of every part of the facet `question` asks for; None when the question does
+        not ask for more than one part."""
+        asked = [words for question_words, words in self.parts if question_words.search(question)]
+        if len(asked) < 2:
+            return None
+        return all(words.search(sentence) for words in asked)
 
     def addressed_by(self, sentence: str) -> bool:
         """Whether a policy sentence speaks of this facet."""
@@ -132,7 +143,8 @@ FACETS = (
                                         r"\bad (?:compan|networks?|partners?|agenc|tech)|\bmarketers?\b)"),
           # "marketing" of others, not the company's own ("measuring our marketing", "marketing our services",
           # "to send you marketing-related communications")
-          _words(r"\b(?:advertis\w*|marketers?|promotional)\b|(?<!\bour )(?<!\bown )\bmarketing\b(?! (?:of )?our\b)"
+          _words(r"\b(?:advertis\w*|marketers?|promotional)\b|(?<!\bour )(?<!\bown )(?<!\bemail )(?<!\be-mail )\bmarketing\b"
+                 r"(?! (?:of )?our\b)"
                  r"(?![- ](?:related )?(?:communications?|e-?mails?|messages?|materials?|campaigns?)\b)"),
           "shares your information with advertisers", "does not share your information with advertisers",
           denials_first=True, preferred=_words(_HANDS_OVER),
@@ -148,18 +160,25 @@ FACETS = (
                                 r"interest[- ]based)\b.*\b(?:ads?|advertis\w*)"),
           _words(r"\bopt(?:ing)?[- ]?out\b|\bad ?choices\b|\baboutads\b|\bNAI\b|\bnetwork ?advertising\b|"
                  r"\b(?:disable|decline|refuse|block|choices?|preferences?)\b|"
+                 # ads tailored only with your consent ("… will ask for your explicit consent to tailor ads for you")
+                 r"\byour (?:\w+ )?consent\b|"
                  r"\byou can (?:control|manage|adjust|change|turn off|switch off)\b"),
           "you can opt out of personalised ads", "you cannot opt out of personalised ads", about_you=True,
           also=_words(r"\b(?:interest[- ]based|targeted|behaviou?ral|personali[sz]ed|tailored|relevant)\b.*\b(?:ads|"
                       r"advertis\w*)|\b(?:ads|advertis\w*)\b.*\b(?:interest[- ]based|targeted|behaviou?ral|"
                       r"personali[sz]ed|tailored|your interests)|\bNAI\b|\baboutads\b|\bnetwork advertising|"
-                      r"\bad ?choices\b|\badvertising (?:networks?|partners?|companies)\b|\bnetworkadvertising\b")),
+                      r"\bad ?choices\b|\badvertising (?:networks?|partners?|companies)\b|\bnetworkadvertising\b|"
+                      r"\btailor (?:ads|advertis\w*)")),
     Facet("law_enforcement", _words(r"\b(?:law enforcement|police|government|authorities|subpoena|court)\b"),
           _words(r"\b(?:law enforcement|subpoenas?|court orders?|legal process|government\w*|required by law|"
                  r"comply with (?:the |applicable |any )?(?:law|legal)|legal (?:obligations?|requirements?)|"
                  r"police|authorities|judicial)\b"),
           "gives your information to law enforcement when it must",
           "does not give your information to law enforcement",
+          # keeping data because the law requires it, not handing it over ("We may also retain personal information if
+          # required by law")
+          aside=_words(r"\b(?:retain|retained|keep|kept|store|stored|preserve)\b(?:(?!\b(?:disclos\w*|share|provide|give)\b)"
+                       r"[^.;]){0,80}\b(?:required by law|comply with|legal)"),
           # handing data over to the law ("disclose … in response to a subpoena"), not processing it to comply with it
           # in one item of a list: not "- Provide the services … - Comply with law" in a table of uses
           preferred=_words(_HANDS_OVER + _IN_ONE_ITEM + r"\b(?:law|legal|subpoenas?|courts?|authorit\w*|government\w*|police)\b|"
@@ -186,6 +205,10 @@ FACETS = (
                  r"(?:information|data|details|profile)|change your|modify|modifying|rectif\w*)\b"),
           "you can access or correct your personal information",
           "you cannot access or correct your personal information", about_you=True,
+          parts=((_words(r"\b(?:access|see|view|check|look at|copy|know what)\b"),
+                  _words(r"\baccess\w*|\bright to know\b|\bcop(?:y|ies) of\b")),
+                 (_words(r"\b(?:correct\w*|rectif\w*|fix\w*|update|amend|edit|inaccura\w*|mistakes?|wrong|errors?)\b"),
+                  _words(r"\b(?:correct(?:ed|ion|ions|ing)?|rectif\w*|updat\w*|amend\w*|fix\w*|modif\w*|edit\w*)\b"))),
           # a limit on the right, or reading the policy itself ("you should review the Policy periodically")
           aside=_words(_LIMITED_RIGHT + r"|\breview (?:this|the|our) (?:\w+ )?(?:policy|notice|statement)\b"),
           question_not=_words(r"\b(?:outside|third[- ]part\w*|other|compan(?:y|ies)|partners?|advertisers?|vendors?|"
@@ -223,7 +246,7 @@ FACETS = (
           _words(r"\b(?:retain\w*|retention|as long as (?:necessary|needed|required|reasonably|your|you|is|we)|"
                  r"(?:for|up to|within|after) (?:a period of )?(?:(?:approximately|about|around|up to|at least|at most|"
                  r"no (?:more|longer) than|a (?:maximum|minimum) of) )?(?:\d+|one|two|three|six|twelve|thirty|ninety) (?:\(\d+\) )?"
-                 r"(?:days?|months?|years?)|indefinitely|(?:keep|kept|store|stored) (?:it|them|this|such|your|"
+                 r"(?:days?|months?|years?)|indefinitely|(?:keeps?|kept|stores?|stored) (?:it|them|this|such|your|"
                  r"the|personal|information|data)\b[^.]*\b(?:for|until|as long))"),
           "keeps your data for a stated period", "does not limit how long it keeps your data",
           # the period itself ("for 5 years", "until you delete your account"), not the heading of a list of them
@@ -316,6 +339,7 @@ FACETS = (
                        # data coming in, not going out ("we may receive information about you", "the social platform
                        # will share your name … back with us")
                        r"\bwe (?:may |might |will |also |can |could )*(?:receive|obtain)\b|"
+                       r"\b(?:may|might|will|can|also) (?:receive|obtain) [^.;]{0,80}?\bfrom (?:third[- ]part|other)|"
                        r"\bshares? [^.;]{0,60}?\b(?:back )?with us\b")),
 )
 BY_NAME = {facet.name: facet for facet in FACETS}
