@@ -152,8 +152,8 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     Among the first `PREFER_DEPTH` that speak of it, a sentence that states the practice is preferred
     over a heading, a definition ("A cookie is a small text file …") or one of the facet's asides (a
     merger under "sharing"); when none of them does (rows of a table of uses), the first further down that
-    does; of a two-part question, the ones that speak of both parts (`Facet.covers_parts`); among those, for facets that policies deny in one sentence ("we do not sell …", `denials_first`),
-    an explicit denial among the first `DENIAL_DEPTH` is preferred (the best-ranked one is often a related
+    does; of a two-part question, the ones that speak of both parts (`Facet.covers_parts`); among those, for
+    facets that policies deny in one sentence ("we do not sell …", `denials_first`), an explicit denial among the first `DENIAL_DEPTH` is preferred (the best-ranked one is often a related
     aside: "if you believe your child has given us information …") unless it is limited to some products or
     purposes (`_SCOPED`),
     then one with the facet's preferred words ("you can request …", "questions about this policy", "disclose …
