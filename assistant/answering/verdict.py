@@ -155,8 +155,9 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     does; of a two-part question, the ones that speak of both parts (`Facet.covers_parts`); among those, for
     facets that policies deny in one sentence ("we do not sell …", `denials_first`), an explicit denial among
     the first `DENIAL_DEPTH` is preferred (the best-ranked one is often a related aside: "if you believe your
-    child has given us information …") unless it is limited to some products or purposes (`_SCOPED`), then one with the facet's preferred words ("you can request …", "questions about this policy", "disclose …
-    in response to a subpoena") among all of them, unless its logit is `PREFERRED_MARGIN` below the best (for
+    child has given us information …") unless it is limited to some products or purposes (`_SCOPED`), then one
+    with the facet's preferred words ("you can request …", "questions about this policy", "disclose … in
+    response to a subpoena") among all of them, unless its logit is `PREFERRED_MARGIN` below the best (for
     `Facet.preferred_anywhere`, among all the facet's candidates, however far down: a privacy mailbox is the answer
     wherever it stands)."""
     if facet is None:
