@@ -642,3 +642,58 @@ def test_a_limit_on_a_right_is_no_answer_when_a_way_to_ask_is_stated():
     for question in ("Can I get a copy of my data and fix errors?", "Can I delete my data?"):
         ranking, verdict = _decided(question, [limit, ask], [3.0, 1.0])
         assert verdict.verdict == "yes" and ranking.ranked[verdict.support].sentence.text == ask, verdict.headline
+
+
+def test_loose_words_on_silent_policies_are_not_an_answer():
+    # read on held-out sets 1–9, where the policy is silent and a "yes" was given from words used in another sense
+    not_addressed = {
+        "ai_training": ["Delivering Professional Services: We use Personal Data to deliver training, consulting or "
+                        "implementation.",
+                        "This way ROMEO can support you and train the customer service of ROMEO;",
+                        "We may inform your company regarding usage, support, or training needs."],
+        "collection_location": ["At 37signals, we strive to apply the same data rights to all customers, regardless of "
+                                "their location.",
+                                "Storage and Processing Location: Information collected through the Service will be "
+                                "stored and processed in the United States."],
+        "international_transfer": ["Users who indicate that their location is in California are automatically "
+                                   "opted-out of this type of sharing."],
+        "security": ["We may send you technical and security notices.",
+                     "Without these cookies, services such as accessing secure areas can’t be provided."],
+        "policy_changes": ["If you ever change your mind, you can always withdraw from marketing in the App settings.",
+                           "Last updated: 02.01.2025"],
+        "retention": ["As such, we do not retain any personally identifiable financial information in connection with "
+                      "credit card payments, such as credit card numbers."],
+    }
+    for facet, sentences in not_addressed.items():
+        for sentence in sentences:
+            assert not BY_NAME[facet].addressed_by(sentence), (facet, sentence)
+    # … while the same facets' statements still are
+    assert BY_NAME["international_transfer"].addressed_by("Your data may be transferred out of Europe.")
+    assert BY_NAME["policy_changes"].addressed_by("We will notify you of any material changes by e-mail.")
+    assert BY_NAME["ai_training"].addressed_by("We do not use your content for training our models.")
+    assert BY_NAME["retention"].addressed_by("We retain your information for as long as your account is active.")
+
+
+def test_a_denial_far_down_the_policy_answers_and_a_quoted_share_is_about_advertising():
+    # OpenRouter: "We do not “sell” your personal data …" ranked below the retriever's fifty best
+    filler = [f"We use cookies of kind {i} to make our Site function properly." for i in range(60)]
+    denial = "We do not “sell” your personal data as that term is defined by applicable laws and regulations."
+    ranking, verdict = _decided("Does this company sell information about me?", filler + [denial],
+                                [2.0] * 60 + [-3.0])
+    assert verdict.verdict == "no" and ranking.ranked[verdict.support].sentence.text == denial, verdict.headline
+    # Replicate: to "share" in the US state laws' sense is to hand data over for behavioural advertising
+    assert BY_NAME["sharing_advertisers"].addressed_by(
+        "Replicate does not ‘sell’ or ‘share’ personal information, as defined by any U.S. state privacy law.")
+    assert not BY_NAME["sharing_advertisers"].addressed_by(
+        "Social Features allow you to access our pages on third-party platforms, and from there ‘like’ or ‘share’ content.")
+
+
+def test_a_sentence_about_personal_and_non_personal_data_is_no_aside():
+    # Bolt.new: it shares both kinds, so it shares personal data
+    both = ("We provide personally identifiable information and non-personally-identifiable information to our "
+            "subsidiaries, affiliated companies, or other businesses for the purpose of processing it on our behalf.")
+    ranking, verdict = _decided("Do other companies receive my personal data from them?", [
+        both, "We do share non-personally-identifiable information with interested third-parties.",
+        ("However, we do not share your personally identifiable information with other, third-party companies for "
+         "their commercial or marketing use without your consent.")], [2.8, 2.1, 1.9])
+    assert verdict.verdict == "yes" and ranking.ranked[verdict.support].sentence.text == both, verdict.headline

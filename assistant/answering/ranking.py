@@ -17,6 +17,7 @@ from assistant.foundation.maths import sigmoid
 from assistant.foundation.types import PolicyVersion, Sentence
 from assistant.understanding.facets import BY_NAME, Facet
 from assistant.understanding.question import UnderstoodQuestion
+from assistant.understanding.stance import denies
 
 
 @dataclass(frozen=True)
@@ -89,14 +90,17 @@ def facet_candidates(facet: Facet | None, sentences: list[Sentence], relevance: 
     - `Facet.preferred_anywhere` (the contact): only sentences with the facet's preferred words too ("questions
       about this policy", "Data Protection Officer", "privacy@"). Loose facet words far down a policy
       ("another online location") would make a silent policy look addressed.
+    - `Facet.denials_first` (sale, advertisers, location, children): only sentences that deny the practice ("We do
+      not “sell” your personal data as that term is defined …", ranked below fifty sentences about cookies).
 
     Ranked after the retriever's candidates, so they never move its evidence. (For every facet, with the facet's
     words alone, the answers set's not-stated recall fell 92.2 → 90.1.)"""
-    if facet is None or not (facet.beyond_retriever or facet.preferred_anywhere):
+    if facet is None or not (facet.beyond_retriever or facet.preferred_anywhere or facet.denials_first):
         return []
     found = [i for i, sentence in enumerate(sentences) if i not in taken and relevance[i] > NO_MATCH_LOGIT
              and facet.addressed_by(sentence.text)
-             and (facet.beyond_retriever or facet.preferred.search(sentence.text))]
+             and (facet.beyond_retriever or (facet.preferred_anywhere and facet.preferred.search(sentence.text))
+                  or (facet.denials_first and denies(sentence.text)))]
     return sorted(found, key=lambda i: -scores[i])
 
 

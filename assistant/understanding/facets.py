@@ -91,7 +91,10 @@ def _words(pattern: str) -> Words:
 
 # Aggregated, anonymous or de-identified data is not "your personal information": a sentence about selling or
 # sharing it is an aside to the question of selling or sharing yours.
-_NOT_PERSONAL = r"\baggregated?\b|\banonymi[sz]ed\b|\banonymous\b|\bde-?identified\b|\bnon-personal(?:ly)?\b"
+# (Not a sentence that speaks of both: "We provide personally identifiable information and non-personally-identifiable
+# information to our subsidiaries …")
+_NOT_PERSONAL = (r"^(?!.*(?<!non-)(?<!\bnot )\bpersonally identifiable information\b.*\bnon-personal).*(?:"
+                 r"\baggregated?\b|\banonymi[sz]ed\b|\banonymous\b|\bde-?identified\b|\bnon-personal(?:ly)?\b)")
 # A sentence addressed to the user about what they can do ("you can …", "the right to …", "request …").
 _YOUR_RIGHT = (r"\byou (?:can|may|could|have the right)\b|"
                r"\brequest(?:s|ing)? (?:that|to|the|a|an|your|deletion|access|correction|erasure)\b|\bright to\b|"
@@ -121,7 +124,11 @@ FACETS = (
                  r"[^.]{0,60}\b(?:AI|artificial intelligence|machine[- ]learning) models?\b"),
           "uses your data to train AI models", "does not use your data to train AI models", denials_first=True,
           beyond_retriever=True,
-          not_about=_words(r"\b(?:employees?|staff|personnel|workforce|contractors?)\b")),
+          # people trained, not models ("support, or training needs", "deliver training, consulting …", "train the
+          # customer service of ROMEO")
+          not_about=_words(r"\b(?:employees?|staff|personnel|workforce|contractors?)\b|\btraining (?:needs|sessions?|"
+                           r"courses?|programs?|programmes?|materials?)\b|\b(?:deliver|provide|offer)\w* training\b|"
+                           r"\btrain (?:the |our |its )?(?:customer service|support|team)\b")),
     Facet("sale", _words(r"\b(?:sell|sells|sold|selling|sale)\b"),
           _words(r"\b(?:sell|sells|sold|selling|rent|rents|rented|renting|trade|trades|traded|trading)\b"),
           "sells your personal information", "does not sell your personal information", denials_first=True,
@@ -143,7 +150,9 @@ FACETS = (
                                         r"\bad (?:compan|networks?|partners?|agenc|tech)|\bmarketers?\b)"),
           # "marketing" of others, not the company's own ("measuring our marketing", "marketing our services",
           # "to send you marketing-related communications")
-          _words(r"\b(?:advertis\w*|marketers?|promotional)\b|(?<!\bour )(?<!\bown )(?<!\bemail )(?<!\be-mail )\bmarketing\b"
+          # (or the quoted legal term: "does not ‘sell’ or ‘share’ personal information, as defined by any U.S. state
+          # privacy law": to "share" there is to hand data over for cross-context behavioural advertising)
+          _words(r"[‘'\"“]sell[’'\"”],? (?:or|and|nor) [‘'\"“]shar(?:e|ing)[’'\"”]|\b(?:advertis\w*|marketers?|promotional)\b|(?<!\bour )(?<!\bown )(?<!\bemail )(?<!\be-mail )\bmarketing\b"
                  r"(?! (?:of )?our\b)"
                  r"(?![- ](?:related )?(?:communications?|e-?mails?|messages?|materials?|campaigns?)\b)"),
           "shares your information with advertisers", "does not share your information with advertisers",
@@ -186,7 +195,10 @@ FACETS = (
                            r"|\brespond\w* to (?:\w+ ){0,3}(?:subpoenas?|court orders?|legal process|lawful requests?)")),
     Facet("collection_location", _words(r"\b(?:location|where I am|GPS|geo-?locat\w*)\b"),
           _words(r"\b(?:location|geo-?locat\w*|GPS|whereabouts)\b"),
-          "collects your location", "does not collect your location", denials_first=True),
+          "collects your location", "does not collect your location", denials_first=True,
+          # where the data is kept, or "regardless of their location": not where you are
+          not_about=_words(r"\b(?:storage|processing|server|hosting)(?: and (?:storage|processing))? locations?\b|"
+                           r"\bregardless of (?:\w+ ){0,2}locations?\b")),
     Facet("cookies_tracking", _words(r"\b(?:cookies?|track|tracks|tracking|beacons?|pixels?)\b"),
           _words(r"\b(?:cookies?|web beacons?|pixel tags?|pixels|clear gifs?|tracking technolog\w*|local storage|"
                  r"flash|tracking)\b"),
@@ -231,7 +243,7 @@ FACETS = (
                                            r"outside (?:of )?(?:the|my|your|Europe|EU|EEA|US|U\.S\.)|jurisdictions?)\b"),
           _words(r"\b(?:other countr\w*|countr\w* other than|outside (?:of )?(?:the|your)|abroad|overseas|"
                  r"international\w*|cross-border|United States|Privacy Shield|Safe Harbor|jurisdictions?|(?:any|another) countr\w*|"
-                 r"(?:out|outside) of (?:the )?[A-Z][a-z]+|non-(?:EU|EEA|European))\b"),
+                 r"(?:out|outside) of (?:the )?(?-i:[A-Z][a-z]+)|non-(?:EU|EEA|European))\b"),
           "transfers your data to other countries", "does not transfer your data to other countries",
           preferred_anywhere=True,
           # a court's or an authority's jurisdiction is not where the data goes
@@ -249,6 +261,10 @@ FACETS = (
                  r"(?:days?|months?|years?)|indefinitely|(?:keeps?|kept|stores?|stored) (?:it|them|this|such|your|"
                  r"the|personal|information|data)\b[^.]*\b(?:for|until|as long))"),
           "keeps your data for a stated period", "does not limit how long it keeps your data",
+          # not keeping card numbers at all is no period ("we do not retain … financial information in connection
+          # with credit card payments")
+          not_about=_words(r"\b(?:not|never) (?:\w+ )?(?:retain|store|keep|hold)\b[^.]{0,80}\b(?:credit card|card numbers?|"
+                           r"payment card|card details|financial information)\b"),
           # the period itself ("for 5 years", "until you delete your account"), not the heading of a list of them
           preferred=_words(r"\b(?:\d+|one|two|three|six|twelve|thirty|ninety)\s+(?:\(\d+\)\s+)?(?:days?|weeks?|months?|years?)\b|"
                            r"\buntil (?:you|your|the|it|we)\b|\bas long as\b|\bindefinitely\b")),
@@ -297,7 +313,10 @@ FACETS = (
                        r"visit|consult)\b"),
           # disclosure "to protect our rights and property" (a legal ground), not a measure
           not_about=_words(r"\bprotect (?:the |our |its |their )?(?:legal |business )?(?:rights|interests)\b|"
-                           r"\brights,? (?:and|or) property\b")),
+                           r"\brights,? (?:and|or) property\b|"
+                           # nor safety, e-mails about security, or pages behind a log-in
+                           r"\bprotect (?:the )?(?:health|safety|vital interests)\b|\bsecurity (?:notices|alerts)\b|"
+                           r"\bsecure areas?\b")),
     Facet("children", _words(r"\b(?:child|children|kids?|minors?|under 1[0-9]|teen\w*|COPPA)\b"),
           _words(r"\b(?:child\w*|minors?|under (?:the )?(?:age (?:of )?)?1[0-9]|age of majority|kids|COPPA|parental)\b"),
           "collects information from children", "does not knowingly collect information from children",
@@ -315,6 +334,11 @@ FACETS = (
                                    r"\b(?:change|changes|update\w*|modif\w*)\b.*\b(?:policy|notice|statement|terms)\b"),
           _words(r"\b(?:chang\w*|updat\w*|modif\w*|revis\w*|amend\w*)\b"),
           "tells you when the policy changes", "does not tell you when the policy changes",
+          # a change to the policy, not any change ("If you ever change your mind …", "a new change of date of birth")
+          also=_words(r"\b(?:policy|policies|notice|statement|terms|this (?:page|document|version)|post(?:s|ed|ing)?|"
+                      r"effective|material(?:ly)?|version)\b"),
+          # the date line alone ("Last updated: 02.01.2025") says nothing of telling you
+          not_about=_words(r"^\W*(?:last|date (?:last )?)\s*(?:updated|revised|modified)\b[^.]{0,30}$"),
           preferred=_words(r"\b(?:notif\w*|notice|inform(?!ation)\w*|let you know|alert|aware|e-?mail)\b"),
           aside=_words(r"\bcontinu\w* (?:to )?use\b")),
     Facet("sharing_third_parties", _words(r"\b(?:share|shares|shared|sharing|give|disclos\w*|pass|third[- ]part\w*|"
