@@ -647,22 +647,22 @@ def test_a_limit_on_a_right_is_no_answer_when_a_way_to_ask_is_stated():
 def test_loose_words_on_silent_policies_are_not_an_answer():
     # read on held-out sets 1–9, where the policy is silent and a "yes" was given from words used in another sense
     not_addressed = {
-        "ai_training": ["Delivering Professional Services: We use Personal Data to deliver training, consulting or "
-                        "implementation.",
+        "ai_training": [("Delivering Professional Services: We use Personal Data to deliver training, consulting or "
+                        "implementation."),
                         "This way ROMEO can support you and train the customer service of ROMEO;",
                         "We may inform your company regarding usage, support, or training needs."],
-        "collection_location": ["At 37signals, we strive to apply the same data rights to all customers, regardless of "
-                                "their location.",
-                                "Storage and Processing Location: Information collected through the Service will be "
-                                "stored and processed in the United States."],
-        "international_transfer": ["Users who indicate that their location is in California are automatically "
-                                   "opted-out of this type of sharing."],
+        "collection_location": [("At 37signals, we strive to apply the same data rights to all customers, regardless of "
+                                "their location."),
+                                ("Storage and Processing Location: Information collected through the Service will be "
+                                "stored and processed in the United States.")],
+        "international_transfer": [("Users who indicate that their location is in California are automatically "
+                                   "opted-out of this type of sharing.")],
         "security": ["We may send you technical and security notices.",
                      "Without these cookies, services such as accessing secure areas can’t be provided."],
         "policy_changes": ["If you ever change your mind, you can always withdraw from marketing in the App settings.",
                            "Last updated: 02.01.2025"],
-        "retention": ["As such, we do not retain any personally identifiable financial information in connection with "
-                      "credit card payments, such as credit card numbers."],
+        "retention": [("As such, we do not retain any personally identifiable financial information in connection with "
+                      "credit card payments, such as credit card numbers.")],
     }
     for facet, sentences in not_addressed.items():
         for sentence in sentences:
