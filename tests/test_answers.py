@@ -697,3 +697,25 @@ def test_a_sentence_about_personal_and_non_personal_data_is_no_aside():
         ("However, we do not share your personally identifiable information with other, third-party companies for "
          "their commercial or marketing use without your consent.")], [2.8, 2.1, 1.9])
     assert verdict.verdict == "yes" and ranking.ranked[verdict.support].sentence.text == both, verdict.headline
+
+
+def test_a_denial_for_marketing_only_gives_way_to_a_blanket_one():
+    # Brevo: "does not … rent … for marketing purposes without the express consent" is conditional, and the plain
+    # "does not and will never sell" is the answer to selling
+    scoped = ("Brevo does not transfer or rent personal data to third parties for marketing purposes without the express "
+              "consent of the Users of Brevo.")
+    blanket = "Brevo does not and will never sell your Personal Information to third parties."
+    ranking, verdict = _decided("Do they make money by selling data about their users?", [scoped, blanket], [1.0, 0.5])
+    assert verdict.verdict == "no" and ranking.ranked[verdict.support].sentence.text == blanket, verdict.headline
+    ranking, verdict = _decided("Do they sell my data?", [scoped], [1.0])
+    assert verdict.verdict == "conditional", verdict.headline
+
+
+def test_a_parents_contact_is_not_the_privacy_contact():
+    # SambaNova: the parent's e-mail comes first in the ranking; the mailbox for requests is the answer
+    parent = ("If you are a parent and you think we have inadvertently collected Personal Information from your child, "
+              "you may contact us by sending an email to privacy@sambanova.ai.")
+    requests = "Such requests may be made by emailing us at privacy@sambanova.ai or calling us at 650-263-1153."
+    ranking, verdict = _decided("Is there someone I can contact about how my personal data is handled?",
+                                [parent, requests], [1.0, 0.2])
+    assert ranking.ranked[verdict.support].sentence.text == requests, verdict.headline

@@ -57,6 +57,8 @@ _SCOPED = re.compile(_PRODUCT_SCOPE + r"|\bfor (?:the )?purposes? of\b|\bin rela
                      # only for the recipients' own marketing ("… with other, third-party companies for their commercial
                      # or marketing use without your consent"): data may still go to processors
                      r"\bfor (?:their|its) (?:own )?(?:\w+ (?:or|and) )?(?:commercial|marketing|advertising)\b|"
+                     # ("does not transfer or rent personal data to third parties for marketing purposes without …")
+                     r"\bfor (?:\w+ )?(?:commercial|marketing|advertising) purposes\b|"
                      r"\b(?:other|apart) (?:than|from)\b", re.IGNORECASE)
 # A denial for some products only, or with exceptions ("We do not use Inputs … to train our models unless: (1) they
 # are flagged for security review …, (2) you explicitly …"), is conditional: "only in some cases".
@@ -65,8 +67,8 @@ _FOR_SOME_CASES = re.compile(_PRODUCT_SCOPE + r"|\bunless\b|\bexcept\b(?! as (?:
                              r"outlined|otherwise|noted|explained|disclosed|specified)\b)", re.IGNORECASE)
 # "… without your (explicit) consent", "unless you opt in": a denial that holds only until you agree.
 _WITHOUT_CONSENT = re.compile(
-    r"\bwithout (?:first )?(?:obtaining |getting |receiving |asking for )?(?:your|the user'?s|their) (?:\w+ ){0,2}"
-    r"(?:consent|permission|authori[sz]ation|agreement|opt-in)\b|\bunless you (?:\w+ ){0,2}(?:consent|opt[- ]in|"
+    r"\bwithout (?:first )?(?:obtaining |getting |receiving |asking for )?(?:your|the user'?s|their|the) (?:\w+ ){0,2}"
+    r"(?:consent|permission|authori[sz]ation|agreement|opt-in)\b(?! of (?:a |the )?(?:court|authorit))|\bunless you (?:\w+ ){0,2}(?:consent|opt[- ]in|"
     r"agree|authori[sz]e|allow|choose)\b", re.IGNORECASE)
 # "if you choose to allow it", "with your permission": a practice that depends on your choice.
 _YOUR_CHOICE = re.compile(

@@ -157,6 +157,9 @@ FACETS = (
                  r"(?![- ](?:related )?(?:communications?|e-?mails?|messages?|materials?|campaigns?)\b)"),
           "shares your information with advertisers", "does not share your information with advertisers",
           denials_first=True, preferred=_words(_HANDS_OVER),
+          # aggregated or anonymous data, not yours ("Web beacons allow ad networks to provide anonymized, aggregated
+          # auditing … for advertisers")
+          aside=_words(_NOT_PERSONAL),
           # nor what governs other sites ("… a link or advertisement on our Site is subject to that third party's own
           # policies")
           not_about=_words(r"\bsubject to (?:that|the|such|those|their|its)\b[^.]{0,40}\bown (?:privacy )?"
@@ -278,6 +281,9 @@ FACETS = (
           aside=_words(r"\b(?:collect\w*|provide|receive|process\w*)\b[^.]{0,60}\bcontact (?:details|information|data|info)\b|"
                        r"\bcontact (?:details|information|data|info)\b,? (?:such as|including|like|e\.g\.|\()|"
                        r"\bwhen you contact us\b|"
+                       # a parent's contact about a child's data ("If you are a parent … you may contact us by sending
+                       # an email to privacy@…"): the privacy contact, but for one case
+                       r"\bif you are a parent\b|\b(?:your|a) child\b[^.]{0,80}\bcontact\b|"
                        # a regulator ("you have the right to contact your local supervisory authority")
                        r"\b(?:contact|complain\w* to|complaint with) (?:your|the|a|their) (?:local |competent |relevant |"
                        r"national )?(?:supervisory|data protection) authorit\w*|"
