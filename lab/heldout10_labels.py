@@ -38,6 +38,119 @@ QUESTIONS = {
 
 # policy file -> facet -> (verdict, supporting sentence numbers best first, ambiguous, note)
 LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
+    "bergetai.md": {
+        "sale": ("no", [25], False, "'We do not sell your data.'"),
+        "sharing_advertisers": ("not_stated", [], True,
+                                ("No advertiser is named: service providers include 'marketing partners' (27) and "
+                                 "'advertising networks' are a source of data (14), but sharing with advertisers is "
+                                 "not stated.")),
+        "sharing_third_parties": ("yes", [26, 27, 28, 29], False,
+                                  "Service providers (hosting, analytics, marketing), legal authorities, business transfers."),
+        "law_enforcement": ("conditional", [28], False, "Legal authorities 'if required by law or to protect our rights'."),
+        "collection_location": ("not_stated", [], False,
+                                "Only the IP address among technical data (8) and a mailing address as contact data (7)."),
+        "cookies_tracking": ("yes", [23, 13], False, "Cookies and similar tracking technologies; analytics tracking."),
+        "opt_out_ads": ("not_stated", [], False,
+                        ("No targeted advertising is described; the opt-outs are of marketing emails (22) and of "
+                         "cookies in the Cookie Settings page (24).")),
+        "deletion": ("yes", [45, 50], True,
+                     ("Right to erasure, exercised at gdpr@berget.ai, but the rights are listed 'As an EU resident' "
+                      "(42): rights stated for one region.")),
+        "access_correction": ("yes", [43, 44, 50], True,
+                              ("Rights to access and rectification, exercised at gdpr@berget.ai, listed 'As an EU "
+                               "resident' (42).")),
+        "retention": ("yes", [33, 35, 31, 34], False,
+                      "Periods by type: inquiries up to 1 year, analytics up to 26 months, marketing until consent withdrawn."),
+        "security": ("yes", [37, 38, 39, 40], False,
+                     "Encrypted storage, access controls and authentication, regular audits, HTTPS."),
+        "children": ("not_stated", [], False, ""),
+        "international_transfer": ("conditional", [52, 53], False,
+                                   ("No reason to transfer outside the EEA; only if a customer orders it, under SCCs or "
+                                    "adequacy decisions.")),
+        "policy_changes": ("yes", [59, 58], False, "Changes posted on the page with an updated revision date."),
+        "ai_training": ("not_stated", [], False, "A website policy; AI training is not mentioned."),
+        "contact_dpo": ("yes", [4, 50, 55], False, "gdpr@berget.ai or dpo@berget.ai."),
+    },
+    "chatgptbusiness.md": {
+        "sale": ("not_stated", [], False, ""),
+        "sharing_advertisers": ("not_stated", [], False, ""),
+        "sharing_third_parties": ("yes", [56, 85, 64, 13], False,
+                                  ("Specialised third-party contractors may access conversations and API data to review "
+                                   "abuse; data in transit to service providers.")),
+        "law_enforcement": ("not_stated", [], True,
+                            ("No authority is named: employees access conversations 'where required by applicable law' "
+                             "(46) or for 'legal compliance' (56), and data is kept when legally required (50).")),
+        "collection_location": ("not_stated", [], False, ""),
+        "cookies_tracking": ("not_stated", [], False, ""),
+        "opt_out_ads": ("not_stated", [], False, ""),
+        "deletion": ("yes", [60, 50, 69, 80], False,
+                     ("Deleted conversations removed within 30 days unless legally required; fine-tuning files kept "
+                      "until the customer deletes them.")),
+        "access_correction": ("not_stated", [], False,
+                              "Users can view their own conversations (44, 54); no right of access or correction."),
+        "retention": ("yes", [50, 60, 81, 82], False,
+                      ("Admins or users control retention; deleted conversations removed within 30 days; API inputs "
+                       "and outputs kept up to 30 days.")),
+        "security": ("yes", [31, 13, 32, 12], False,
+                     "AES-256 at rest, TLS 1.2+ in transit, access controls, 24/7 security on call, SOC 2 audits."),
+        "children": ("not_stated", [], True,
+                     ("Children are not mentioned, but ChatGPT for Teachers is used by U.S. K-12 educators 'with "
+                      "classroom materials and student data' (62), under a Student Data Privacy Agreement (37).")),
+        "international_transfer": ("not_stated", [], False, ""),
+        "policy_changes": ("not_stated", [], False, "No section on changes to the page."),
+        "ai_training": ("conditional", [18, 19, 92, 3], False,
+                        "Business data is not used for training by default, only if the customer explicitly opts in."),
+        "contact_dpo": ("not_stated", [], False,
+                        "No privacy contact; only 'reach out' for a BAA (77) and a DPA form (36)."),
+    },
+    "gemini.html": {
+        "sale": ("no", [181], False, "'We do not sell your personal information to anyone.'"),
+        "sharing_advertisers": ("not_stated", [], False,
+                                ("Chats are not used to show ads (170); cart and payment data are used by Google for ads "
+                                 "depending on settings (443, 448); sharing with advertisers is not mentioned.")),
+        "sharing_third_parties": ("yes", [346, 398, 39, 182], False,
+                                  ("Gemini shares necessary data with others on your behalf and with third parties to "
+                                   "complete tasks; service providers' reviewers see chats disconnected from the account.")),
+        "law_enforcement": ("conditional", [165], False,
+                            ("Processed to meet any law, legal process or enforceable governmental request (a legal "
+                             "request from a governmental authority).")),
+        "collection_location": ("yes", [278, 25, 281, 282], False,
+                                ("Location is always collected: general area from the device, IP or Home/Work "
+                                 "addresses; precise location with permission.")),
+        "cookies_tracking": ("not_stated", [], True,
+                             ("Cookies appear only as remote-browser authentication data (21, 393); identifiers and "
+                              "interaction logs are collected (18, 19); tracking by cookies is left to the Google "
+                              "Privacy Policy.")),
+        "opt_out_ads": ("not_stated", [], True,
+                        ("Chats are not used for ads (170); cart and Google Pay data are used for personalisation and "
+                         "ads 'depending on your settings' (443, 448), which implies but does not state an opt-out.")),
+        "deletion": ("yes", [87, 68, 223, 96], False,
+                     ("Chats can be deleted manually or auto-deleted; activity reviewed and deleted in Gemini Apps "
+                      "Activity; content removal requests (reviewed chats kept up to three years).")),
+        "access_correction": ("yes", [97, 135, 133, 68], False,
+                              ("Export your information; review activity; a right under GDPR and other laws to have "
+                               "inaccurate personal data in responses corrected, by a Help Center request.")),
+        "retention": ("yes", [86, 89, 190, 221], False,
+                      ("Auto-delete after 18 months by default (3, 36 months or indefinite); reviewed chats up to three "
+                       "years; chats with Keep Activity off 72 hours.")),
+        "security": ("yes", [172, 474, 182, 246], True,
+                     ("No security measure is named: a link to the Privacy and Security Principles (172), avatar "
+                      "recordings 'securely stored' (474), reviewed chats disconnected from the account (182, 246); "
+                      "messages are not end-to-end encrypted (378).")),
+        "children": ("not_stated", [], False,
+                     "Children are not mentioned; only call history imported for users '18 or older' (45)."),
+        "international_transfer": ("not_stated", [], False,
+                                   "Transfers abroad are not mentioned; Google Ireland or Google LLC by region (4)."),
+        "policy_changes": ("not_stated", [], False,
+                           ("Changes to the notice are not mentioned; it carries 'Last updated' dates (1, 112); the "
+                            "promise to communicate a change concerns using chats for ads (171).")),
+        "ai_training": ("yes", [217, 229, 464, 415], False,
+                        ("Activity, including chats and uploads, trains generative AI models while Keep Activity is on; "
+                         "not when it is off unless feedback is sent.")),
+        "contact_dpo": ("yes", [136, 137], True,
+                        ("Only a request form in the Help Center or in the app to exercise privacy rights; no privacy "
+                         "email, contact or DPO.")),
+    },
 }
 
 
