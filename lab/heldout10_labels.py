@@ -151,6 +151,116 @@ LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
                         ("Only a request form in the Help Center or in the app to exercise privacy rights; no privacy "
                          "email, contact or DPO.")),
     },
+    "inshallah.md": {
+        "sale": ("not_stated", [], False, "Only a sale of the business or its assets (44, 45)."),
+        "sharing_advertisers": ("yes", [34, 37, 44], False,
+                                ("Data used for marketing and advertising operations on third-party sites such as social "
+                                 "networks, a sharing the member can oppose; partner companies help with 'Advertising to "
+                                 "Members and potential users'.")),
+        "sharing_third_parties": ("yes", [42, 44, 43, 45], False,
+                                  ("Third-party companies that help operate the service (hosting, support, fraud, "
+                                   "advertising, statistics); a buyer of the business.")),
+        "law_enforcement": ("conditional", [44, 25, 56, 66], False,
+                            ("Shared when legally obligated to comply with legal requests; messages when a judicial "
+                             "investigation requires it; data kept a year for judicial requisitions.")),
+        "collection_location": ("no", [20, 21], True,
+                                ("The device's position is never collected (20), but a declared position is used and "
+                                 "shown to other members (21, 22) and a city is set in the search filters (26).")),
+        "cookies_tracking": ("yes", [77], True,
+                             ("Only a pointer to a separate Cookie Policy (77): the policy itself never says which "
+                              "cookies or trackers it uses; connection logs are collected (28).")),
+        "opt_out_ads": ("yes", [37, 60], True,
+                        ("The member may oppose the sharing of data with third-party sites for Inshallah's own "
+                         "advertising there (37) and object to processing for prospecting (60); no opt-out of "
+                         "personalised ads as such.")),
+        "deletion": ("yes", [53, 54, 62, 57], False,
+                     "Right of deletion; the account can be deleted in the app; data kept a year, then deleted."),
+        "access_correction": ("yes", [48, 50, 49, 52], False,
+                              "Rights of access and rectification, in the account settings or through customer service."),
+        "retention": ("yes", [63, 66, 56, 65], False,
+                      "Kept while the account is used; deleted after 3 years of inactivity or a year after deletion."),
+        "security": ("yes", [78, 80], False,
+                     "All necessary measures against unauthorised access; systems monitored and updated."),
+        "children": ("no", [68, 67], False, "Strictly for 18 and over; no information is collected from minors."),
+        "international_transfer": ("yes", [72, 73, 71], False,
+                                   "Mostly stored in the EU; some service providers outside it, under SCCs."),
+        "policy_changes": ("conditional", [76, 75], False, "Notice only of significant changes."),
+        "ai_training": ("not_stated", [], False,
+                        "AI is not mentioned; only automated fraud analysis (39) and new functionalities (37)."),
+        "contact_dpo": ("yes", [82, 62], False, "Data protection officer at dpo@inshallah.com and by post."),
+    },
+    "histori.md": {
+        "sale": ("no", [174, 173], True,
+                 ("Not sold or shared in the past 12 months and not in the future (173, 174), but tracking "
+                  "technologies for ads may be 'deemed to be a \"sale\"/\"sharing\"' under US state laws (91).")),
+        "sharing_advertisers": ("yes", [89, 90, 94], True,
+                                ("Third parties use tracking technologies on the services to tailor advertisements, and "
+                                 "Google Analytics advertising features (remarketing) are used, but no personal "
+                                 "information is said to be disclosed, sold or shared to third parties (173, 174).")),
+        "sharing_third_parties": ("yes", [169, 93, 85, 89], False,
+                                  ("Service providers under contract, Google Analytics, business transfers, third "
+                                   "parties' tracking (despite the denial of disclosure in 173).")),
+        "law_enforcement": ("conditional", [72, 82], False,
+                            ("For compliance with legal obligations, such as cooperating with a law enforcement body; "
+                             "disclosure required by a subpoena, warrant or court order (Canadian section).")),
+        "collection_location": ("yes", [51], True,
+                                ("'Country, location' among automatically collected data (51), but the US table says "
+                                 "device geolocation is not collected (160), as it says of identifiers (154).")),
+        "cookies_tracking": ("yes", [87, 53, 89, 93], False,
+                             "Cookies, web beacons and pixels; third parties' tracking for analytics and ads; Google Analytics."),
+        "opt_out_ads": ("yes", [96, 97, 91, 184], False,
+                        ("Google Ads Settings, the NAI opt-out pages, and a US state-law opt-out of tracking for "
+                         "targeted advertising.")),
+        "deletion": ("yes", [136, 123, 218, 181], False,
+                     "Account and information deleted on request; rights to erasure by region."),
+        "access_correction": ("yes", [215, 123, 135, 218], False,
+                              "Access and correction by jurisdiction, through a data subject access request or by contact."),
+        "retention": ("yes", [107, 108, 106], True,
+                      ("Only a general rule: as long as necessary, no longer than the account exists; no period is "
+                       "given.")),
+        "security": ("yes", [111, 110], False, "Technical and organisational measures; none named."),
+        "children": ("no", [116, 115, 118], True,
+                     ("Data not knowingly collected from under-18s (116), but a parent or guardian may consent to a "
+                      "minor's use of the services (117).")),
+        "international_transfer": ("not_stated", [], False, ""),
+        "policy_changes": ("yes", [203, 204, 202], False,
+                           "An updated 'Revised' date; material changes may be notified by a notice or directly."),
+        "ai_training": ("not_stated", [], False, ""),
+        "contact_dpo": ("yes", [206, 142, 214], False,
+                        "sales@histori.xyz and a postal address; a representative in the EEA and Switzerland."),
+    },
+    "loremscriptum.md": {
+        "sale": ("not_stated", [], False, ""),
+        "sharing_advertisers": ("yes", [38, 39, 24], False,
+                                "Website advertising partners collect and receive information for interest-based ads."),
+        "sharing_third_parties": ("yes", [36, 38, 40, 41], False,
+                                  "Service providers, advertising partners, business transfers, legal purposes."),
+        "law_enforcement": ("conditional", [41, 29], True,
+                            ("As they believe necessary or appropriate: to comply with subpoenas, warrants or legal "
+                             "process, but also to respond to requests from public and government authorities, which "
+                             "is not tied to a legal duty.")),
+        "collection_location": ("yes", [73], False,
+                                "Precise geolocation is used for specific websites, then aggregated for analytics."),
+        "cookies_tracking": ("yes", [32, 17, 25, 16], False,
+                             "Cookies and similar tracking technologies; partners' cookies, pixels and web beacons."),
+        "opt_out_ads": ("not_stated", [], True,
+                        ("Interest-based advertising across websites (24), but no ad opt-out: only a pointer to how "
+                         "to control cookies in the Website Cookie Policy (33) and an EEA right to object (52).")),
+        "deletion": ("yes", [47, 57, 53], False, "Right to request deletion at any time, by email."),
+        "access_correction": ("yes", [47, 57], False, "Right to request access or changes and updates, by email."),
+        "retention": ("yes", [72], True, "Only a general rule: the period necessary for the purposes; no period is given."),
+        "security": ("yes", [68, 69], False,
+                     "Reasonable organisational, technical, administrative and physical safeguards; none named."),
+        "children": ("no", [34], True,
+                     ("Not intended for or directed to children, who are asked not to provide information (34); "
+                      "collection from them is not denied as such.")),
+        "international_transfer": ("yes", [76, 75, 78, 80], False,
+                                   "Hosted in Estonia or affiliates' countries; SCCs between group companies and providers."),
+        "policy_changes": ("yes", [82, 83], False,
+                           "Revision date at the top; material changes posted on the website."),
+        "ai_training": ("not_stated", [], False, ""),
+        "contact_dpo": ("yes", [88, 89, 85], False, "A DPO at mailbox@loremscriptum.com or by post."),
+    },
 }
 
 
