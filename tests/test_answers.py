@@ -719,3 +719,32 @@ def test_a_parents_contact_is_not_the_privacy_contact():
     ranking, verdict = _decided("Is there someone I can contact about how my personal data is handled?",
                                 [parent, requests], [1.0, 0.2])
     assert ranking.ranked[verdict.support].sentence.text == requests, verdict.headline
+
+
+def test_words_read_on_the_tenth_held_out_set():
+    from assistant.answering.verdict import states_practice
+
+    # ChatGPT business: "not used to train our models by default" holds until you opt in
+    _, verdict = _decided("Do they use my information to train their AI models?", [
+        "By default, we do not use your business data for training our models."], [1.0])
+    assert verdict.verdict == "conditional", verdict.headline
+    # Inshallah, Lorem Scriptum: "trade" as a noun is no sale
+    for text in ('CAJIS FRANCE is registered in the Paris Trade and Companies Register under number 123.',
+                 "Do not send us sensitive information (e.g., political opinions or trade union membership)."):
+        assert not BY_NAME["sale"].addressed_by(text), text
+    # Histori: the law of "certain jurisdictions" is not where the data goes
+    assert not BY_NAME["international_transfer"].addressed_by(
+        'Some of the information may be considered "sensitive" in certain jurisdictions.')
+    assert BY_NAME["international_transfer"].addressed_by("Your data may be processed in other jurisdictions.")
+    # ChatGPT business: deleted conversations are deletion
+    assert BY_NAME["deletion"].addressed_by(
+        "Any deleted conversations are removed from our systems within 30 days, unless we are legally required to "
+        "retain them.")
+    # Berget AI: a list of contact data is no contact; Zacks' "Contact Information: If you experience …" is
+    contact = BY_NAME["contact_dpo"]
+    assert not states_practice("Contact Data: Email address, phone number, mailing address.", contact)
+    assert states_practice("Contact Information: If you experience any privacy related difficulties on Zacks.com, "
+                           "please use the following contact information.", contact)
+    # a GDPR mailbox is the privacy contact; a mailbox for data processing agreements is not
+    assert contact.preferred.search("To exercise your rights, contact us at gdpr@berget.ai.")
+    assert not contact.preferred.search("To enter into the DPA, please send an email to privacy-gdpr@desmos.com.")

@@ -63,7 +63,8 @@ _SCOPED = re.compile(_PRODUCT_SCOPE + r"|\bfor (?:the )?purposes? of\b|\bin rela
 # A denial for some products only, or with exceptions ("We do not use Inputs … to train our models unless: (1) they
 # are flagged for security review …, (2) you explicitly …"), is conditional: "only in some cases".
 # ("except as described in this policy" is a formula, not an exception)
-_FOR_SOME_CASES = re.compile(_PRODUCT_SCOPE + r"|\bunless\b|\bexcept\b(?! as (?:described|stated|set (?:forth|out)|provided|"
+# A denial that holds "by default" holds until you change a setting.
+_FOR_SOME_CASES = re.compile(_PRODUCT_SCOPE + r"|\bunless\b|\bby default\b|\bexcept\b(?! as (?:described|stated|set (?:forth|out)|provided|"
                              r"outlined|otherwise|noted|explained|disclosed|specified)\b)", re.IGNORECASE)
 # "… without your (explicit) consent", "unless you opt in": a denial that holds only until you agree.
 _WITHOUT_CONSENT = re.compile(

@@ -140,6 +140,8 @@ FACETS = (
                            r"(?:sale|sell|sold) of (?:all|substantially|some|part|any)|(?:sell|sold) (?:all|substantially|some|part)\b|"
                            r"products? (?:we|they) sell|"
                            r"goods|tickets|subscriptions?|business units?|subsidiaries|stores|business transfers?|assets|"
+                           # "trade" as a noun ("the Paris Trade and Companies Register", "trade union membership")
+                           r"trade (?:and companies )?regist\w*|trade[- ]?unions?|trade[- ]?marks?|trade secrets?|"
                            # the company itself sold, not "The Company does not sell Your Personal Information"
                            r"(?:sale|sell|sold) (?:of )?(?:the |our )?company)\b")),
     Facet("sharing_advertisers", _words(r"(?:\badvertis\w*|\bad (?:compan\w*|networks?|partners?|agenc\w*|tech\w*)|"
@@ -213,7 +215,7 @@ FACETS = (
           "you can delete your account or data", "you cannot delete your account or data", about_you=True,
           preferred=_words(_YOUR_RIGHT), aside=_words(_LIMITED_RIGHT),
           also=_words(r"\b(?:account|registration|membership|(?:your|personal|the) (?:information|data|profile|details)|personally "
-                      r"identifiable)\b")),
+                      r"identifiable|conversations?|chats?|(?:your|the) (?:activity|history|content))\b")),
     Facet("access_correction", _words(r"\b(?:access|correct|update|edit|see|review|export|download|fix|(?:get|obtain|request|receive|have) (?:a )?copy)\b.*\b(?:my|"
                                       r"personal)\b|\b(?:my|personal)\b.*\b(?:wrong|inaccurate|incorrect)\b"),
           _words(r"\b(?:access(?:ing)?|correct\w*|update|updating|edit|review(?:ing)?|change (?:your|the|any) (?:\w+ )?"
@@ -245,7 +247,9 @@ FACETS = (
     Facet("international_transfer", _words(r"\b(?:countr\w*|abroad|overseas|international\w*|cross-border|"
                                            r"outside (?:of )?(?:the|my|your|Europe|EU|EEA|US|U\.S\.)|jurisdictions?)\b"),
           _words(r"\b(?:other countr\w*|countr\w* other than|outside (?:of )?(?:the|your)|abroad|overseas|"
-                 r"international\w*|cross-border|United States|Privacy Shield|Safe Harbor|jurisdictions?|(?:any|another) countr\w*|"
+                 r"international\w*|cross-border|United States|Privacy Shield|Safe Harbor|(?:any|another) countr\w*|"
+                 # another jurisdiction, not the law of "certain jurisdictions"
+                 r"(?:other|another|different|foreign|any) jurisdictions?|jurisdictions? (?:other than|outside)|"
                  r"(?:out|outside) of (?:the )?(?-i:[A-Z][a-z]+)|non-(?:EU|EEA|European))\b"),
           "transfers your data to other countries", "does not transfer your data to other countries",
           preferred_anywhere=True,
@@ -273,14 +277,14 @@ FACETS = (
                            r"\buntil (?:you|your|the|it|we)\b|\bas long as\b|\bindefinitely\b")),
     Facet("contact_dpo", _words(r"\b(?:contact|data protection officer|DPO|privacy officer|reach|email|write)\b"),
           _words(r"\b(?:contact us|data protection officer|DPO|privacy officer|grievance officer|e-?mail us|write to us|"
-                 r"questions|concerns|queries|get in touch|contact)\b|\b(?:privacy|dpo|data-?protection)@"),
+                 r"questions|concerns|queries|get in touch|contact)\b|\b(?<![-.])(?:privacy|dpo|gdpr|data-?protection)@"),
           "can be contacted about privacy questions", "cannot be contacted about privacy questions",
           preferred_anywhere=True,
           # contact details as data collected ("Basic contact details, such as name, address …", "When you contact
           # us, we collect …"), not a way to reach the company
           aside=_words(r"\b(?:collect\w*|provide|receive|process\w*)\b[^.]{0,60}\bcontact (?:details|information|data|info)\b|"
                        r"\bcontact (?:details|information|data|info)\b,? (?:such as|including|like|e\.g\.|\()|"
-                       r"\bwhen you contact us\b|"
+                       r"\bwhen you contact us\b|^\W*contact (?:details|information|data|info)\s*:\s*[\w ]{1,30},|"
                        # a parent's contact about a child's data ("If you are a parent … you may contact us by sending
                        # an email to privacy@…"): the privacy contact, but for one case
                        r"\bif you are a parent\b|\b(?:your|a) child\b[^.]{0,80}\bcontact\b|"
@@ -306,7 +310,7 @@ FACETS = (
                            r"\b(?:questions?|concerns?|quer(?:y|ies))(?:,? (?:or|and) \w+)? (?:about|regarding|pertaining to|concerning|"
                            r"relating to)\b[^.]{0,40}\b(?:GDPR|data protection|(?:the use of )?your (?:privacy|personal \w+|"
                            r"private \w+|data|information|rights))\b|\b(?:data protection|grievance) officer\b|\bDPO\b|\bprivacy "
-                           r"(?:officer|coordinator|agent|team|issues?)\b|\b(?:privacy|dpo|data-?protection)@|"
+                           r"(?:officer|coordinator|agent|team|issues?)\b|\b(?<![-.])(?:privacy|dpo|gdpr|data-?protection)@|"
                            r"\bprivacy[- ]related (?:matters|questions|issues|concerns|requests)\b")),
     Facet("security", _words(r"\b(?:secure|securely|security|protect\w*|encrypt\w*|safe|hack\w*|breach\w*)\b"),
           _words(r"\b(?:secur\w*|encrypt\w*|SSL|TLS|safeguard\w*|protect\w*|firewalls?)\b"),
