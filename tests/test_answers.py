@@ -748,3 +748,13 @@ def test_words_read_on_the_tenth_held_out_set():
     # a GDPR mailbox is the privacy contact; a mailbox for data processing agreements is not
     assert contact.preferred.search("To exercise your rights, contact us at gdpr@berget.ai.")
     assert not contact.preferred.search("To enter into the DPA, please send an email to privacy-gdpr@desmos.com.")
+
+
+def test_a_period_for_everyone_comes_before_a_period_for_one_case():
+    # ROMEO: "How long do they keep my data?" quoted the six months for support contacts, not the general rule
+    support = ("In case you have had contact with ROMEO’s customer support: this data will be stored up to 6 months "
+               "after your last contact with ROMEO.")
+    general = "In general ROMEO stores your personal data until your account is deleted."
+    ranking, verdict = _decided("Does the policy say for how long my data is retained?", [support, general],
+                                [1.0, 0.5])
+    assert ranking.ranked[verdict.support].sentence.text == general, verdict.headline

@@ -182,7 +182,8 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     # a facet whose preferred sentences are searched in the whole policy looks for them beyond the window too
     pool = stated if not facet.preferred_anywhere else [
         i for i in matching if states_practice(ranking.ranked[i].sentence.text, facet)]
-    pool = sorted(pool, key=lambda i: bool(_RESIDENTS.search(ranking.ranked[i].sentence.text)))
+    pool = sorted(pool, key=lambda i: (bool(_RESIDENTS.search(ranking.ranked[i].sentence.text)),
+                                       bool(facet.one_case and facet.one_case.search(ranking.ranked[i].sentence.text))))
     preferred = None if facet.preferred is None else next(
         (i for i in pool if facet.preferred.search(ranking.ranked[i].sentence.text)
          and (facet.preferred_anywhere or ranking.ranked[i].selection_logit >= floor)), None)

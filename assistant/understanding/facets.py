@@ -54,6 +54,9 @@ class Facet:
     # The parts of a two-part question ("Can I see my data and correct it?"): (question words, sentence words) for
     # each. When a question asks for every part, a sentence that speaks of every part is preferred.
     parts: tuple[tuple[Words, Words], ...] = ()
+    # A sentence matching this speaks of one case only ("In case you have had contact with customer support: this
+    # data will be stored up to 6 months …"): among the facet's preferred sentences, one for every case comes first.
+    one_case: Words | None = None
 
     def covers_parts(self, question: str, sentence: str) -> bool | None:
         """Whether `sentence` speaks of every part of the facet `question` asks for; None when the question does
@@ -274,7 +277,9 @@ FACETS = (
                            r"payment card|card details|financial information)\b"),
           # the period itself ("for 5 years", "until you delete your account"), not the heading of a list of them
           preferred=_words(r"\b(?:\d+|one|two|three|six|twelve|thirty|ninety)\s+(?:\(\d+\)\s+)?(?:days?|weeks?|months?|years?)\b|"
-                           r"\buntil (?:you|your|the|it|we)\b|\bas long as\b|\bindefinitely\b")),
+                           r"\buntil (?:you|your|the|it|we)\b|\bas long as\b|\bindefinitely\b"),
+          one_case=_words(r"^\W*(?:in (?:the )?case (?:of|that|you)|if you|when you|for (?:\w+ ){0,3}(?:data|information|"
+                          r"records|logs|recordings|applicants?|candidates?)\b)")),
     Facet("contact_dpo", _words(r"\b(?:contact|data protection officer|DPO|privacy officer|reach|email|write)\b"),
           _words(r"\b(?:contact us|data protection officer|DPO|privacy officer|grievance officer|e-?mail us|write to us|"
                  r"questions|concerns|queries|get in touch|contact)\b|\b(?<![-.])(?:privacy|dpo|gdpr|data-?protection)@"),
