@@ -758,3 +758,13 @@ def test_a_period_for_everyone_comes_before_a_period_for_one_case():
     ranking, verdict = _decided("Does the policy say for how long my data is retained?", [support, general],
                                 [1.0, 0.5])
     assert ranking.ranked[verdict.support].sentence.text == general, verdict.headline
+
+
+def test_what_the_law_asks_of_sellers_is_no_sale():
+    # Tempo, Speechify: "the CCPA sets forth certain obligations for businesses that “sell” …" was read as "Yes — it
+    # sells your personal information", while the next sentence denies it
+    law = ("Please note that the CCPA sets forth certain obligations for businesses that “sell” personal information "
+           "to third parties.")
+    assert not BY_NAME["sale"].addressed_by(law)
+    _, verdict = _decided("Could my personal information end up being sold?", [law], [1.0])
+    assert verdict.verdict == "not_stated", verdict.headline

@@ -145,6 +145,9 @@ FACETS = (
                            r"goods|tickets|subscriptions?|business units?|subsidiaries|stores|business transfers?|assets|"
                            # "trade" as a noun ("the Paris Trade and Companies Register", "trade union membership")
                            r"trade (?:and companies )?regist\w*|trade[- ]?unions?|trade[- ]?marks?|trade secrets?|"
+                           # what the law asks of others ("the CCPA sets forth certain obligations for businesses that
+                           # “sell” personal information"): the company's own answer is in the next sentence
+                           r"businesses that [\"“‘']?sell|"
                            # the company itself sold, not "The Company does not sell Your Personal Information"
                            r"(?:sale|sell|sold) (?:of )?(?:the |our )?company)\b")),
     Facet("sharing_advertisers", _words(r"(?:\badvertis\w*|\bad (?:compan\w*|networks?|partners?|agenc\w*|tech\w*)|"
