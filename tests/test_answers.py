@@ -768,3 +768,12 @@ def test_what_the_law_asks_of_sellers_is_no_sale():
     assert not BY_NAME["sale"].addressed_by(law)
     _, verdict = _decided("Could my personal information end up being sold?", [law], [1.0])
     assert verdict.verdict == "not_stated", verdict.headline
+
+
+def test_a_source_of_data_is_not_a_recipient():
+    # Berget AI: "Do they share my data with advertisers?" quoted the list of sources data comes from
+    advertisers = BY_NAME["sharing_advertisers"]
+    assert not advertisers.addressed_by("Third-party sources: Payment processors, analytics providers, or advertising "
+                                        "networks.")
+    assert not advertisers.addressed_by("We may receive information about you from advertising networks.")
+    assert advertisers.addressed_by("We share your device identifiers with advertising networks.")

@@ -171,7 +171,11 @@ FACETS = (
           # nor what governs other sites ("… a link or advertisement on our Site is subject to that third party's own
           # policies")
           not_about=_words(r"\bsubject to (?:that|the|such|those|their|its)\b[^.]{0,40}\bown (?:privacy )?"
-                           r"(?:policies|policy|terms|practices)\b"),
+                           r"(?:policies|policy|terms|practices)\b|"
+                           # where data comes from ("Third-party sources: Payment processors, … or advertising networks."),
+                           # not where it goes
+                           r"^\W*(?:third[- ]party |other |external )?sources?\b[^:.]{0,30}:|"
+                           r"\b(?:receive|obtain|collect)\w* (?:\w+ ){0,6}from (?:\w+ ){0,3}(?:advertis\w*|ad networks?)\b"),
           # someone outside the company, or data handed over: not the company's own campaigns ("… determining the
           # effectiveness of our promotional campaigns and to … improve our Service, products, services, marketing")
           also=_words(_HANDS_OVER + r"|\bthird[- ]part\w*|\bpartners?\b|\bnetworks?\b|\badvertisers\b|\bmarketers\b|"
