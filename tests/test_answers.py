@@ -777,3 +777,14 @@ def test_a_source_of_data_is_not_a_recipient():
                                         "networks.")
     assert not advertisers.addressed_by("We may receive information about you from advertising networks.")
     assert advertisers.addressed_by("We share your device identifiers with advertising networks.")
+
+
+def test_a_right_to_ask_who_got_your_data_is_no_sharing():
+    # Brevo: the CCPA right to ask came first; the policy's own statement of who receives data is the answer
+    right = ("If a business sells or shares your Personal Information, you also have the right to ask the company to "
+             "disclose the categories of third parties to whom that Personal Information was sold or shared.")
+    recipients = ("It may be transmitted to Brevo’s subsidiaries, or to third-party data processors which Brevo is "
+                  "authorized to use within the context of the performance of its Services.")
+    ranking, verdict = _decided("Are other companies given access to what they know about me?", [right, recipients],
+                                [1.0, 0.5])
+    assert ranking.ranked[verdict.support].sentence.text == recipients, verdict.headline

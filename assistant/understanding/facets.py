@@ -386,7 +386,10 @@ FACETS = (
                        # will share your name … back with us")
                        r"\bwe (?:may |might |will |also |can |could )*(?:receive|obtain)\b|"
                        r"\b(?:may|might|will|can|also) (?:receive|obtain) [^.;]{0,80}?\bfrom (?:third[- ]part|other)|"
-                       r"\bshares? [^.;]{0,60}?\b(?:back )?with us\b")),
+                       r"\bshares? [^.;]{0,60}?\b(?:back )?with us\b|"
+                       # your right to ask who got it ("If a business sells or shares your Personal Information, you also
+                       # have the right to ask …")
+                       r"\byou (?:also )?have the right\b")),
 )
 BY_NAME = {facet.name: facet for facet in FACETS}
 # One plain yes/no question per facet, in the order of a privacy label: what the label's "at a glance"
