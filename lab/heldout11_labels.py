@@ -99,6 +99,70 @@ LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
         "ai_training": ("not_stated", [], False, "No AI or model training mentioned."),
         "contact_dpo": ("yes", [66, 67], False, "Questions about the policy to an email address; no DPO."),
     },
+    "thunderbird.md": {
+        "sale": ("not_stated", [], False,
+                 "Selling is not addressed (the notice defers to the Mozilla Privacy Policy, 6, not part of this text)."),
+        "sharing_advertisers": ("not_stated", [], False, "No advertising or advertisers mentioned."),
+        "sharing_third_parties": ("yes", [81, 89, 87, 85], False,
+                                  ("'Thunderbird May Disclose Information To': Mozilla Corporation and Foundation, "
+                                   "AWS server logs, Gandi.net and Mailfence (legacy), network administrators.")),
+        "law_enforcement": ("not_stated", [], False, "No word on authorities or legal requests."),
+        "collection_location": ("yes", [90], True,
+                                ("Only the legacy (before version 128) email-address feature shares 'your country "
+                                 "location' with Gandi.net and Mailfence; otherwise only the IP address in server logs.")),
+        "cookies_tracking": ("yes", [9, 11, 58], True,
+                             ("No cookies named: telemetry of your interactions is sent to MZLA (opt-out documented, 15) "
+                              "and aggregate website interaction data is received: tracking by similar means, or not.")),
+        "opt_out_ads": ("not_stated", [], False, "No advertising described."),
+        "deletion": ("not_stated", [], True,
+                     ("No right to deletion is stated: removing an account deletes data from your own device (76), a "
+                      "parent can have a child's information removed (96), and a link for Data Subject Access "
+                      "Requests (94) names no right.")),
+        "access_correction": ("yes", [92, 94], False,
+                              "Get in touch to make a correction to your information; Data Subject Access Requests link."),
+        "retention": ("yes", [75, 77, 79, 13], True,
+                      ("Only for data on your device (OAuth tokens as long as necessary or until deleted, local data "
+                       "until the account is removed) and the IP address 'temporarily' in server logs: no period.")),
+        "security": ("yes", [69, 65, 70], False,
+                     "Tokens and data secured in the app sandbox, secure key storage or profile; OAuth over an encrypted connection."),
+        "children": ("no", [95, 96], False,
+                     "Under-13s must not provide personal information; parents can have it removed."),
+        "international_transfer": ("not_stated", [], False, "Where data is processed is not said."),
+        "policy_changes": ("not_stated", [], False, "Only a 'Last updated' date (1); no word on telling users of changes."),
+        "ai_training": ("not_stated", [], False, "No AI or model training mentioned."),
+        "contact_dpo": ("yes", [93, 92], False, "MZLA, Attn: Mozilla - Privacy, compliance@mozilla.com; no DPO named."),
+    },
+    "mozillasubscriptions.md": {
+        "sale": ("not_stated", [], False,
+                 "Selling is not addressed (the notice defers to the Mozilla Privacy Policy, 9, not part of this text)."),
+        "sharing_advertisers": ("not_stated", [], True,
+                                ("Campaign and referral data about ad campaigns you engaged with is shared with Adjust "
+                                 "(23, 24), an attribution service measuring Mozilla's own marketing: no advertiser named.")),
+        "sharing_third_parties": ("yes", [90, 98, 24, 30], False,
+                                  "Relay shares information with AWS and Twilio; Adjust, Sentry.io, HaveIbeenpwned, Mullvad."),
+        "law_enforcement": ("not_stated", [], False,
+                            "No word on authorities; only that requests are honoured unless a legal requirement prevents it (105)."),
+        "collection_location": ("yes", [33, 72], False, "The IP address is used to approximate your location (country)."),
+        "cookies_tracking": ("yes", [42, 63, 61], False, "Cookies, clear GIFs, third-party services; Google Analytics places a cookie."),
+        "opt_out_ads": ("not_stated", [], False,
+                        "No targeted advertising described; the opt-outs are of Google Analytics (57, 65) and Relay interaction data (60)."),
+        "deletion": ("yes", [102, 104, 49], True,
+                     ("Requests about your personal data through the Data Subject Access Request Portal, honoured "
+                      "wherever you live, and Monitor data deleted when you unsubscribe; deletion itself is never "
+                      "named as a right.")),
+        "access_correction": ("yes", [101, 102, 104], True,
+                              ("Much account information is accessible by signing in, and data requests go through the "
+                               "portal; correction is not named (only 'update your data sharing settings').")),
+        "retention": ("yes", [27, 33, 77, 99], False,
+                      "IP addresses in server logs for 90 days; undelivered emails at most three days; Twilio texts 7 days."),
+        "security": ("yes", [3, 36, 45, 91], False,
+                     "VPN traffic encrypted; a hashed email sent to HaveIbeenpwned; vendors contracted to protect information."),
+        "children": ("not_stated", [], False, "Children are not mentioned."),
+        "international_transfer": ("not_stated", [], False, "Where data is processed or transferred is not said."),
+        "policy_changes": ("not_stated", [], False, "Only an effective date (1); no word on telling users of changes."),
+        "ai_training": ("not_stated", [], False, "No AI or model training mentioned."),
+        "contact_dpo": ("yes", [103, 102], False, "compliance@mozilla.com and the Data Subject Access Request Portal; no DPO named."),
+    },
 }
 
 
