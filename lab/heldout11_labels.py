@@ -163,6 +163,91 @@ LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
         "ai_training": ("not_stated", [], False, "No AI or model training mentioned."),
         "contact_dpo": ("yes", [103, 102], False, "compliance@mozilla.com and the Data Subject Access Request Portal; no DPO named."),
     },
+    "fairmint.md": {
+        "sale": ("no", [41], False,
+                 ("'We do not rent or sell your Personal Information in personally identifiable form to anyone'; "
+                  "de-identified data goes to partners (44) and user information passes in a sale of assets (162).")),
+        "sharing_advertisers": ("not_stated", [], True,
+                                ("Advertising tailored to your interests on other sites (67) and third-party cookies "
+                                 "(27, 29), and aggregate usage information to partners (45), but no advertiser is "
+                                 "said to receive personal information: the ads named are Fairmint's own.")),
+        "sharing_third_parties": ("yes", [147, 42, 50, 48], False,
+                                  ("Vendors, service providers and agents (wallet providers, payment processors, "
+                                   "analytics...), affiliated businesses, legal process, business transfers.")),
+        "law_enforcement": ("conditional", [158, 62], False,
+                            ("Shared when necessary to comply with law or respond to valid legal process, 'including "
+                             "from law enforcement or other government agencies'.")),
+        "collection_location": ("yes", [24, 103], False,
+                                "Geolocation data in the server logs; location information (e.g. IP address)."),
+        "cookies_tracking": ("yes", [25, 33, 24, 102], False,
+                             "Cookies, including to collect online activity after you leave; web beacons, pixel tags, SDKs."),
+        "opt_out_ads": ("not_stated", [], True,
+                        ("Advertising tailored to your interests on the services and other sites (67), but no ad "
+                         "opt-out: only browser cookie settings (26), a Google Analytics opt-out (61), Do Not Track "
+                         "with no promise (35-37) and an EU right to object (189).")),
+        "deletion": ("yes", [184, 177], True,
+                     ("Right to erasure, but in the rights listed after 'EU Residents' (80: rights 'as outlined "
+                      "below' for EU, UK and EEA residents) and to be sent to '[insert email]' (177); a testimonial "
+                      "can be deleted on request (40).")),
+        "access_correction": ("yes", [180, 182, 181, 183], False,
+                              ("Request a copy and correction; some data can be seen and edited in the account "
+                               "settings (181, 183), whoever you are.")),
+        "retention": ("yes", [165, 166, 167], True,
+                      "Only a general rule: as long as necessary to provide the Services, longer for legal duties; no period."),
+        "security": ("yes", [168, 172, 171, 169], False,
+                     "Technical and organisational measures, TLS/SSL in transit, regular audits, a controlled environment."),
+        "children": ("no", [8, 10, 9], False,
+                     "No knowing collection from anyone under 18; such data is deleted."),
+        "international_transfer": ("yes", [194, 193, 192], False,
+                                   "Hosted in the US; information transferred to and processed in the US and possibly other countries."),
+        "policy_changes": ("yes", [13, 15, 12], False,
+                           ("Changes effective on posting to the page, with the Last Updated date to check; no notice "
+                            "beyond posting (14: review regularly).")),
+        "ai_training": ("not_stated", [], False, "No AI or model training mentioned."),
+        "contact_dpo": ("yes", [202, 203, 204, 196], False,
+                        "A Data Protection Officer named (Thibauld Favre, thibauld@fairmint.co); contact@fairmint.co."),
+    },
+    "bytescale.md": {
+        "sale": ("no", [102, 216], True,
+                 ("Information not shared, sold, rented or traded with third parties 'for their promotional "
+                  "purposes', 'unless described in this notice' (102); internal research is 'not considered "
+                  "selling' (216); but targeting cookies share data (206-208), there is a CCPA right to opt out of "
+                  "future selling (255), and no plain denial.")),
+        "sharing_advertisers": ("yes", [82, 161, 208, 100], True,
+                                ("Personalised advertising with third parties who do so (82), 'interest-based advertising "
+                                 "by advertisers on our Website' (161), targeting cookies that share information (206, "
+                                 "208); but no advertiser is named among the third parties listed (108-114), and "
+                                 "sharing for third parties' promotional purposes is denied (102).")),
+        "sharing_third_parties": ("yes", [98, 108, 113, 96], False,
+                                  "Vendors and service providers (HelpScout, Paddle, Google Analytics, HubSpot, PostHog, Sentry); business transfers."),
+        "law_enforcement": ("conditional", [92], False,
+                            ("Disclosed 'where we are legally required to do so', including to public authorities for "
+                             "law enforcement requirements.")),
+        "collection_location": ("yes", [36, 38, 25, 194], False,
+                                "Device location, precise or imprecise; geolocation from the IP address; country and location."),
+        "cookies_tracking": ("yes", [116, 27, 207, 100], False,
+                             "Cookies, web beacons and pixels; tracking and targeting cookies; third parties' tracking technology."),
+        "opt_out_ads": ("yes", [161, 159], False,
+                        "An opt-out of interest-based advertising at aboutads.info; browser cookie rejection."),
+        "deletion": ("yes", [266, 156, 227, 143], False,
+                     ("Right to request deletion by jurisdiction, by email; account and information deleted from active "
+                      "databases on request to terminate; CCPA deletion right.")),
+        "access_correction": ("yes", [141, 266, 154, 143], False,
+                              "Review and change your account at any time; requests to review or update at privacy@bytescale.com."),
+        "retention": ("yes", [128, 127], False,
+                      "As long as necessary, and never more than 72 months past the account's termination."),
+        "security": ("yes", [131, 130], False, "Appropriate technical and organisational security measures; none named."),
+        "children": ("no", [136, 135, 138], True,
+                     ("No knowing collection from under-18s and such data deleted (138), but a parent or guardian may "
+                      "consent to a minor's use of the Website (137).")),
+        "international_transfer": ("yes", [118, 120, 122], False,
+                                   "Globally replicated datacenters; data processed in the US, UK, Ireland and other countries."),
+        "policy_changes": ("yes", [261, 262, 260], False,
+                           "An updated 'Revised' date; material changes may be notified by a notice or directly."),
+        "ai_training": ("not_stated", [], False,
+                        "No AI or model training mentioned (only 'internal research for technological development', 215)."),
+        "contact_dpo": ("yes", [264, 152, 265], False, "privacy@bytescale.com and a London postal address; no DPO named."),
+    },
 }
 
 
