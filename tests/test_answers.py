@@ -788,3 +788,28 @@ def test_a_right_to_ask_who_got_your_data_is_no_sharing():
     ranking, verdict = _decided("Are other companies given access to what they know about me?", [right, recipients],
                                 [1.0, 0.5])
     assert ranking.ranked[verdict.support].sentence.text == recipients, verdict.headline
+
+
+def test_words_read_on_the_eleventh_held_out_set():
+    # Everest: a listed right about sales is no sale; "depending on your location" is not where you are
+    assert not BY_NAME["sale"].addressed_by("Right to know whether personal information is sold or disclosed")
+    assert not BY_NAME["sale"].addressed_by("Right to opt-out of the sale of personal information")
+    assert not BY_NAME["collection_location"].addressed_by(
+        "Depending on your location, you may have certain rights regarding your personal information:")
+    # IgorBox: "whereabouts" asks about location
+    assert facet_of("Are my whereabouts collected by this service?").name == "collection_location"
+    # Thunderbird: "we don't want your personal information" under 13 speaks of collecting from children (the
+    # engine reads it as a denial through PolicyIE's polarity slot)
+    assert BY_NAME["children"].addressed_by(
+        "If you are under 13, we don’t want your personal information, and you must not provide it to us.")
+    # Thunderbird: a version number updated is no change to the policy; "contact lists" are no contact
+    assert not BY_NAME["policy_changes"].addressed_by(
+        "Your Thunderbird version and language are needed to apply and update the add-ons blocklist.")
+    contact = BY_NAME["contact_dpo"]
+    get_in_touch = ("If you want to make a correction to your information, or you have any questions about our privacy "
+                    "policies, please get in touch with:")
+    ranking, verdict = _decided("Do they give a contact, like a data protection officer, for privacy requests?", [
+        ("Thunderbird does not share OAuth tokens, email contents, calendar events, contact lists, or account details "
+        "with third parties."), get_in_touch], [1.0, 0.2])
+    assert verdict.verdict == "yes" and ranking.ranked[verdict.support].sentence.text == get_in_touch, verdict.headline
+    assert contact.preferred.search(get_in_touch)

@@ -148,6 +148,9 @@ FACETS = (
                            # what the law asks of others ("the CCPA sets forth certain obligations for businesses that
                            # “sell” personal information"): the company's own answer is in the next sentence
                            r"businesses that [\"“‘']?sell|"
+                           # a right listed by law ("Right to know whether personal information is sold or disclosed",
+                           # "Right to opt-out of the sale of personal information"), not the company's practice
+                           r"^\W*(?:the |your )?right to (?:know|opt[- ]?out|request|limit)\b|"
                            # the company itself sold, not "The Company does not sell Your Personal Information"
                            r"(?:sale|sell|sold) (?:of )?(?:the |our )?company)\b")),
     Facet("sharing_advertisers", _words(r"(?:\badvertis\w*|\bad (?:compan\w*|networks?|partners?|agenc\w*|tech\w*)|"
@@ -208,12 +211,12 @@ FACETS = (
           preferred=_words(_HANDS_OVER + _IN_ONE_ITEM + r"\b(?:law|legal|subpoenas?|courts?|authorit\w*|government\w*|police)\b|"
                            r"\b(?:law|legal|subpoenas?|courts?|authorit\w*|government\w*|police)\b" + _IN_ONE_ITEM + _HANDS_OVER +
                            r"|\brespond\w* to (?:\w+ ){0,3}(?:subpoenas?|court orders?|legal process|lawful requests?)")),
-    Facet("collection_location", _words(r"\b(?:location|where I am|GPS|geo-?locat\w*)\b"),
+    Facet("collection_location", _words(r"\b(?:location|where I am|whereabouts|GPS|geo-?locat\w*)\b"),
           _words(r"\b(?:location|geo-?locat\w*|GPS|whereabouts)\b"),
           "collects your location", "does not collect your location", denials_first=True,
-          # where the data is kept, or "regardless of their location": not where you are
+          # where the data is kept, or "regardless of / depending on your location": not where you are
           not_about=_words(r"\b(?:storage|processing|server|hosting)(?: and (?:storage|processing))? locations?\b|"
-                           r"\bregardless of (?:\w+ ){0,2}locations?\b")),
+                           r"\b(?:regardless of|depending on) (?:\w+ ){0,2}locations?\b")),
     Facet("cookies_tracking", _words(r"\b(?:cookies?|track|tracks|tracking|beacons?|pixels?)\b"),
           _words(r"\b(?:cookies?|web beacons?|pixel tags?|pixels|clear gifs?|tracking technolog\w*|local storage|"
                  r"flash|tracking)\b"),
@@ -296,7 +299,7 @@ FACETS = (
           # us, we collect …"), not a way to reach the company
           aside=_words(r"\b(?:collect\w*|provide|receive|process\w*)\b[^.]{0,60}\bcontact (?:details|information|data|info)\b|"
                        r"\bcontact (?:details|information|data|info)\b,? (?:such as|including|like|e\.g\.|\()|"
-                       r"\bwhen you contact us\b|^\W*contact (?:details|information|data|info)\s*:\s*[\w ]{1,30},|"
+                       r"\bwhen you contact us\b|\bcontact lists?\b|^\W*contact (?:details|information|data|info)\s*:\s*[\w ]{1,30},|"
                        # a parent's contact about a child's data ("If you are a parent … you may contact us by sending
                        # an email to privacy@…"): the privacy contact, but for one case
                        r"\bif you are a parent\b|\b(?:your|a) child\b[^.]{0,80}\bcontact\b|"
@@ -313,8 +316,8 @@ FACETS = (
                        r"administrator|customer|school|provider|third part\w*|operators?)\b"),
           # questions about *this* policy or *our* practices (not "the privacy practices of those external sites"),
           # a privacy officer, or a privacy mailbox
-          preferred=_words(r"\b(?:questions?|concerns?|comments?|complaints?)\b.*\b(?:this|our) (?:privacy )?(?:policy|statement|"
-                           r"notice|practices)\b|\b(?:this|our) (?:privacy )?(?:policy|statement|notice|practices)\b.*"
+          preferred=_words(r"\b(?:questions?|concerns?|comments?|complaints?)\b.*\b(?:this|our) (?:privacy )?(?:policy|policies|"
+                           r"statement|notice|practices)\b|\b(?:this|our) (?:privacy )?(?:policy|statement|notice|practices)\b.*"
                            r"\b(?:questions?|concerns?)\b|"
                            # questions about your data or rights ("Please contact [email protected] if you have any
                            # questions pertaining to GDPR and your rights"; not "answering questions, and providing
@@ -349,7 +352,9 @@ FACETS = (
                       r"process\w*|stor(?:e|es|ed|ing)|maintain\w*|(?:information|data) (?:from|about)|"
                       # or does not let them in at all ("No one under age 13 is allowed to register")
                       r"(?:allowed|permitted|able|eligible) to (?:register|sign up|create an account|use)|"
-                      r"(?:not|never) (?:allow|permit)\w*|may not (?:register|sign up|create|use))\b"),
+                      r"(?:not|never) (?:allow|permit)\w*|may not (?:register|sign up|create|use)|"
+                      # "If you are under 13, we don’t want your personal information, and you must not provide it"
+                      r"want (?:your |any )?(?:personal )?(?:information|data)|must not (?:provide|submit|send|give))\b"),
           # collecting children's information, not whom the service is meant for
           preferred=_words(r"\b(?:collect\w*|gather\w*|knowingly|personal(?:ly identifiable)? (?:information|data))\b")),
     Facet("policy_changes", _words(r"\b(?:policy|notice|statement|terms)\b.*\b(?:change|changes|update\w*|modif\w*)|"
@@ -358,7 +363,7 @@ FACETS = (
           "tells you when the policy changes", "does not tell you when the policy changes",
           # a change to the policy, not any change ("If you ever change your mind …", "a new change of date of birth")
           also=_words(r"\b(?:policy|policies|notice|statement|terms|this (?:page|document|version)|post(?:s|ed|ing)?|"
-                      r"effective|material(?:ly)?|version)\b"),
+                      r"effective|material(?:ly)?)\b"),
           # the date line alone ("Last updated: 02.01.2025") says nothing of telling you
           not_about=_words(r"^\W*(?:last|date (?:last )?)\s*(?:updated|revised|modified)\b[^.]{0,30}$"),
           preferred=_words(r"\b(?:notif\w*|notice|inform(?!ation)\w*|let you know|alert|aware|e-?mail)\b"),
