@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assistant.answering.label import denied
 from assistant.answering.reasons import POLICY_SILENT
 from assistant.answering.selection import (
     NO_MATCH_LOGIT,
@@ -17,7 +18,6 @@ from assistant.foundation.maths import sigmoid
 from assistant.foundation.types import PolicyVersion, Sentence
 from assistant.understanding.facets import BY_NAME, Facet
 from assistant.understanding.question import UnderstoodQuestion
-from assistant.understanding.stance import denies
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def facet_candidates(facet: Facet | None, sentences: list[Sentence], relevance: 
     found = [i for i, sentence in enumerate(sentences) if i not in taken and relevance[i] > NO_MATCH_LOGIT
              and facet.addressed_by(sentence.text)
              and (facet.beyond_retriever or (facet.preferred_anywhere and facet.preferred.search(sentence.text))
-                  or (facet.denials_first and denies(sentence.text)))]
+                  or (facet.denials_first and denied(sentence.facts, sentence.text)))]
     return sorted(found, key=lambda i: -scores[i])
 
 
