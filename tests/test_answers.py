@@ -813,3 +813,55 @@ def test_words_read_on_the_eleventh_held_out_set():
         "with third parties."), get_in_touch], [1.0, 0.2])
     assert verdict.verdict == "yes" and ranking.ranked[verdict.support].sentence.text == get_in_touch, verdict.headline
     assert contact.preferred.search(get_in_touch)
+
+
+@pytest.mark.parametrize(("question", "facet"), [
+    ("Can children use the site?", "children_use"),
+    ("Can my 12 year old use this app?", "children_use"),
+    ("Is there a minimum age to use it?", "children_use"),
+    ("How old do I have to be to sign up?", "children_use"),
+    # collecting from children stays the collection question, whatever else it says
+    ("Will they collect personal data from a child who uses the service?", "children"),
+    ("Is this service allowed to gather info on kids or teenagers?", "children"),
+])
+def test_whether_children_may_use_the_service_is_its_own_question(question, facet):
+    assert facet_of(question).name == facet
+
+
+@pytest.mark.parametrize(("sentence", "verdict"), [
+    ("If you are under 18, you may use Amazon.com only with the involvement of a parent or guardian.", "conditional"),
+    (("For all users that are under the age of 16, we require the consent of a parent or legal guardian before that "
+     "user can use our services."), "conditional"),
+    ("The Service and its content are not directed at children under the age of 13.", "no"),
+    ("Our service is restricted to individuals who are 18 years of age or older.", "no"),
+    ("By using Whereby, you affirm that you are over 16.", "no"),
+    ("If you are under 18, please do not attempt to register for the Services.", "no"),
+    ("Our Service does not address anyone under the age of 13.", "no"),
+])
+def test_a_minimum_age_answers_whether_children_may_use_the_service(sentence, verdict):
+    # read on the bundled Amazon example ("Can children use the site?" was "not stated") and the held-out policies
+    ranking, decided = _decided("Can children use the site?", [sentence], [1.0])
+    assert decided.verdict == verdict, decided.headline
+    assert ranking.ranked[decided.support].sentence.text == sentence
+    if verdict == "conditional":
+        assert decided.headline.startswith("Only with a parent or guardian — acme says it lets children use its service")
+
+
+def test_what_only_mentions_children_does_not_answer_whether_they_may_use_it():
+    use = BY_NAME["children_use"]
+    assert not use.addressed_by("If you suspect that a member is under the age of 18, please use the reporting "
+                                "mechanism available on the service.")
+    assert not use.addressed_by("Brevo is not responsible for a Customer’s failure to comply with any law designed to "
+                                "protect children or any other law governing the Customer’s use of our Services.")
+    assert not use.addressed_by("We do not knowingly collect personal information from children under 13.")
+    _ranking, decided = _decided("Can children use the site?", [
+        "We do not knowingly collect personal information from children under 13."], [1.0])
+    assert decided.verdict == "not_stated"
+
+
+def test_how_old_is_answered_with_the_age(amazon):
+    answer = amazon.ask("How old do I have to be to use it?", policy="amazon")
+    assert answer.facet == "children_use" and answer.verdict is None
+    assert answer.headline == f"The amazon policy says: “under 18” (sentence {answer.evidence[0].sentence_id})."
+    children = amazon.ask("Can children use the site?", policy="amazon")
+    assert children.verdict == "conditional" and "parent or guardian" in children.evidence[0].text

@@ -27,7 +27,7 @@ import numpy as np
 from assistant.answering.label import GlanceRow, attribute, informative, role
 from assistant.answering.pipeline import AnswerPipeline
 from assistant.answering.selection import SelectionParameters
-from assistant.answering.verdict import _PERIOD, NOT_STATED, stance
+from assistant.answering.verdict import _PERIOD, AGE, NOT_STATED, stance
 from assistant.foundation.resources import package_path
 from assistant.foundation.types import FacetProfile, FacetSentence, PolicyProfile, PolicyVersion, Sentence
 from assistant.models.attributes.model import AttributeClassifier
@@ -43,8 +43,6 @@ _RULE_WEIGHTS = ("selection.json", "question_classifier/manifest.json", "facets/
 
 _LINK = re.compile(r"\bhttps?://[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]|\bwww\.[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]|"
                    r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b", re.IGNORECASE)
-_AGE = re.compile(r"\b(?:under|younger than|below|over|older than|at least)\s+(?:the\s+age\s+of\s+)?\d{1,2}\b"
-                  r"(?:\s+years?(?:\s+of\s+age|\s+old)?)?|\b\d{1,2}\s+years?\s+(?:of\s+age|old)\b", re.IGNORECASE)
 _DATA_ROLES = {"data-collected", "data-shared", "data-retained", "data-protected"}
 _NO_TYPE = {"general", "other"}  # PolicyIE's attributes for data of no stated type
 # Which value a facet's sentences state, when any.
@@ -167,7 +165,7 @@ def stated_value(facet: str, sentence: Sentence) -> str | None:
     elif facet in _LINK_FACETS:
         found = _LINK.search(text)
     elif facet == "children":
-        found = _AGE.search(text)
+        found = AGE.search(text)
     elif facet in _DATA_FACETS and sentence.facts is not None:
         types = dict.fromkeys(attribute(s) for s in sentence.facts.slots
                               if role(s) in _DATA_ROLES and informative(s) and attribute(s) not in _NO_TYPE)

@@ -18,7 +18,7 @@ from assistant.answering.ranking import EvidenceRanking
 from assistant.answering.reasons import POLICY_SILENT, explain_reason
 from assistant.answering.selection import Selection
 from assistant.foundation.types import Sentence
-from assistant.understanding.facets import BY_NAME, YES_NO, Facet
+from assistant.understanding.facets import ASKS_AGE, BY_NAME, YES_NO, Facet
 from assistant.understanding.stance import denies
 
 DENIAL_DEPTH = 3  # a denial among this many of the facet's best sentences is preferred
@@ -81,6 +81,9 @@ _JOINED_CLAUSES = re.compile(r"\s*(?:;|\s[—–]\s|,\s+and\s+(?=(?:we|it|they|o
 # country, location")
 _CLAUSE_BREAK = re.compile(r"\s*(?:;|\s[—–]\s|,?\s+but\s+)\s*")
 # A period of time, or a rule for one: what a "how long" answer quotes.
+# An age ("under the age of 13", "at least 16 years old"): what a "how old" answer quotes.
+AGE = re.compile(r"\b(?:under|younger than|below|over|older than|at least)\s+(?:the\s+age\s+of\s+)?\d{1,2}\b"
+                 r"(?:\s+years?(?:\s+of\s+age|\s+old)?)?|\b\d{1,2}\s+years?\s+(?:of\s+age|old)\b", re.IGNORECASE)
 _PERIOD = re.compile(
     r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty|ninety)\s+(?:\(\d+\)\s+)?"
     r"(?:days?|weeks?|months?|years?)\b|\bas long as [^,.;]+|\buntil [^,.;]+|\bindefinitely\b", re.IGNORECASE)
@@ -100,7 +103,8 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
     """Stage: the verdict and headline for a ranking (which carries the question's type and facet)
     and the selection made from it."""
     policy, question_type, facet = ranking.version.name, ranking.question_type, ranking.facet
-    yes_no = question_type == YES_NO
+    # the age itself is the answer to "Is there a minimum age?", not a yes or no about letting children in
+    yes_no = question_type == YES_NO and not (facet == "children_use" and ASKS_AGE.search(ranking.question))
     if ranking.reason is not None and ranking.reason != POLICY_SILENT:
         return Verdict(None, explain_reason(ranking.reason), None)
     support = None if selection.silent or ranking.reason else _support(ranking, BY_NAME.get(facet))
@@ -110,7 +114,8 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
     sentence = ranking.ranked[support].sentence
     cited = f"(sentence {sentence.ordinal})"
     if not yes_no:
-        period = _PERIOD.search(sentence.text) if question_type == "how_long" else None
+        period = (_PERIOD.search(sentence.text) if question_type == "how_long" else
+                  AGE.search(sentence.text) if facet == "children_use" and ASKS_AGE.search(ranking.question) else None)
         if period:
             return Verdict(None, f"The {policy} policy says: “{period.group()}” {cited}.", support)
         return Verdict(None, f"The {policy} policy addresses this in sentence {sentence.ordinal}, quoted below.",
@@ -133,6 +138,10 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
       or conditional when that clause depends on your choice ("if you choose to allow it").
     """
     text = sentence.text
+    if facet is not None and facet.condition is not None and facet.condition.search(text):
+        return CONDITIONAL
+    if facet is not None and facet.denial is not None and facet.denial.search(text):
+        return NO
     if not denied(sentence.facts, text):
         return YES
     # the condition must qualify the facet's own clause: "We'll never sell your personal information …, and we
@@ -206,6 +215,8 @@ def states_practice(text: str, facet: Facet) -> bool:
 
 
 def _headline(verdict: str, policy: str, facet: Facet | None, cited: str, quote: str = "") -> str:
+    if verdict == CONDITIONAL and facet is not None and facet.conditional_opening and facet.condition.search(quote):
+        return f"{facet.conditional_opening} — {policy} says it {facet.does} only as quoted below {cited}."
     if verdict == CONDITIONAL:
         consent = _WITHOUT_CONSENT.search(quote) or _YOUR_CHOICE.search(quote)
         condition = "only with your consent" if consent else "only under the conditions quoted below"

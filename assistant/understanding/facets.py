@@ -57,6 +57,14 @@ class Facet:
     # A sentence matching this speaks of one case only ("In case you have had contact with customer support: this
     # data will be stored up to 6 months …"): among the facet's preferred sentences, one for every case comes first.
     one_case: Words | None = None
+    # A narrower question within another facet, chosen by the word rules even where the facet classifier names the
+    # broader one ("Can children use the site?" within "children", whose plain question is about collecting).
+    refines: str | None = None
+    # Words that make a supporting sentence a "no" or "only if" for this facet where the general denial rules do not
+    # read one ("The service is not intended for children under 13", "only with the involvement of a parent").
+    denial: Words | None = None
+    condition: Words | None = None
+    conditional_opening: str = ""  # how a headline opens when `condition` matches ("Only with a parent or guardian")
 
     def covers_parts(self, question: str, sentence: str) -> bool | None:
         """Whether `sentence` speaks of every part of the facet `question` asks for; None when the question does
@@ -342,6 +350,50 @@ FACETS = (
                            # nor safety, e-mails about security, or pages behind a log-in
                            r"\bprotect (?:the )?(?:health|safety|vital interests)\b|\bsecurity (?:notices|alerts)\b|"
                            r"\bsecure areas?\b")),
+    # whether children may use the service at all: its minimum age ("Can kids use this app?", "How old do I have to
+    # be?"), not what it collects from them
+    Facet("children_use", _words(r"^(?=.*\b(?:child\w*|kids?|minors?|teen\w*|under 1[0-9]|young people|sons?|daughters?|"
+                                 r"\d{1,2}[- ]years?[- ]olds?)\b)"
+                                 r"(?!.*\b(?:collect\w*|gather\w*|data|information|info|details|sell\w*|shar\w*)\b).*"
+                                 r"\b(?:use|using|join|sign up|register|create an account|open an account|allowed|permitted)\b|"
+                                 r"\bminimum age\b|\bhow old\b|\bage (?:limits?|requirements?|restrictions?)\b|\bold enough\b|"
+                                 r"\bage to (?:use|join|register|sign up)\b"),
+          _words(r"\b(?:child\w*|minors?|kids|teens?|teenagers?|under (?:the )?(?:age (?:of )?)?(?:1[0-9]|thirteen|sixteen|"
+                 r"eighteen)|(?:at least|over|older than) (?:the age of )?1[0-9]|age of (?:1[0-9]|majority|consent)|"
+                 r"1[0-9] years (?:of age|old)|years of age|legal adults|parental|parents? or (?:legal )?guardians?)\b"),
+          "lets children use its service", "does not let children use its service", refines="children",
+          # who may use or join, not what is collected from them (nor "please use the reporting mechanism", "the laws
+          # designed to protect children")
+          also=_words(r"\b(?:use|using|access|register for|sign up for|join)\b[^.;]{0,30}\b(?:service|services|site|website|"
+                      r"app|application|platform|properties|products?)\b|\b(?:register|sign up|create an account|"
+                      r"open an account|intended|directed|direct|designed|meant|aimed|targeted|allowed|permitted|permit|"
+                      r"eligible|restricted to|must be|only with|not for|(?:does|do) not address)\b|"
+                      r"\b(?:affirm|represent|warrant|confirm|promise)\w* (?:\w+ ){0,4}that (?:\(\w+\) )?you are\b|"
+                      r"\bonly for (?:users|adults|"
+                      r"individuals|persons|people)\b"),
+          not_about=_words(r"\b(?:laws?|acts?|code)\b[^.]{0,40}\b(?:protect children|children)\b|\bnot responsible\b|"
+                           r"\bnumber of children\b"),
+          preferred=_words(r"\bmust be\b|\b(?:at least|over|older than) (?:the age of )?1[0-9]|\bnot (?:intended|directed|"
+                           r"designed|meant|aimed|targeted)\b|\bonly with\b|\bminimum age\b|\b(?:may|can) (?:only )?use\b|"
+                           r"\brestricted to\b|\b(?:do|does) not (?:permit|allow|address)\b"),
+          # a minimum age: "not intended for …", "you must be at least 18", "you affirm that you are over 16",
+          # "intended only for users 18 years of age or older", "please do not attempt to register"
+          denial=_words(r"\bnot (?:be )?(?:intended|directed|designed|meant|aimed|targeted|allowed|permitted|eligible|for)\b|"
+                        r"\bnot (?:\w+ ){0,3}direct (?:\w+ ){0,5}to children\b|\b(?:do|does) not address\b|"
+                        r"\bmust (?:be|have reached)\b|\b(?:may|can|should|must) not (?:use|access|register|sign up|create)\b|"
+                        r"\b(?:please )?do not (?:attempt to )?(?:use|access|register|sign up|create)\b|"
+                        r"\bno one under\b|\bprohibit\w*|\b(?:do|does) not (?:allow|permit)\b|\brestricted to\b|"
+                        r"\b(?:at least|over|older than) (?:the age of )?(?:1[0-9]|thirteen|sixteen|eighteen)\b|"
+                        r"\b(?:1[0-9]|thirteen|sixteen|eighteen)(?: \(\d+\))? years? (?:of age |old )?(?:and|or) (?:older|over|above)\b|"
+                        r"\bintended (?:only )?for (?:\w+ ){0,3}(?:adults|aged?)\b|\blegal adults\b"),
+          # with a parent's consent: "only with the involvement of a parent or guardian", "your parent or guardian has
+          # granted you permission", "we require the consent of a parent or legal guardian"
+          condition=_words(r"\bwith (?:the )?(?:involvement|consent|permission|supervision|approval|authori[sz]ation) of "
+                           r"(?:a |your |their |the )?(?:parents?|guardians?)\b|\bparental(?:/legal guardian’s)? (?:consent|"
+                           r"permission|approval|supervision)\b|\b(?:parent|guardian)(?:'s|’s)? (?:consent|permission|approval|"
+                           r"supervision)\b|\b(?:consent|permission) of (?:a |your |the )?parent\b|\bparent or (?:legal )?guardian\b"
+                           r"[^.]{0,60}\b(?:consent|permission)\b"),
+          conditional_opening="Only with a parent or guardian"),
     Facet("children", _words(r"\b(?:child|children|kids?|minors?|under 1[0-9]|teen\w*|COPPA)\b"),
           _words(r"\b(?:child\w*|minors?|under (?:the )?(?:age (?:of )?)?1[0-9]|age of majority|kids|COPPA|parental)\b"),
           "collects information from children", "does not knowingly collect information from children",
@@ -424,6 +476,10 @@ _LEADING_CONDITION = re.compile(r"^(?:if|when|whenever|once|in case|suppose|assu
                                 re.IGNORECASE)
 
 
+# A question about the age itself ("Is there a minimum age?", "How old do I have to be?"): answered with the age.
+ASKS_AGE = re.compile(r"\b(?:minimum age|age (?:limits?|requirements?|restrictions?)|how old|old enough)\b", re.IGNORECASE)
+
+
 def question_type(question: str) -> str:
     """yes_no, how_long, how_to, what, who, where or other, from the opening words of the question's main clause
     (after a leading condition: "If I close my account, do they delete my data?" is yes/no)."""
@@ -456,9 +512,10 @@ def facet_rules() -> FacetRules:
     """These rules as the facet classifier's training and evaluation take them (`assistant/models/facets`)."""
     from assistant.models.facets.train import FacetRules  # lazy: training and evaluation only
 
-    return FacetRules(tuple(BY_NAME), GLANCE_QUESTIONS, _rule_facet_name)
+    return FacetRules(tuple(f.name for f in FACETS if f.refines is None), GLANCE_QUESTIONS, _rule_facet_name)
 
 
 def _rule_facet_name(question: str) -> str | None:
+    """The rules' facet as the classifier knows it: a narrower question counts as the facet it refines."""
     facet = facet_of(question)
-    return facet.name if facet else None
+    return (facet.refines or facet.name) if facet else None

@@ -15,8 +15,12 @@ BEYOND_POLICY = "beyond_policy"
 # Facets specific enough that a question on them is one a policy answers, whatever the classifier's
 # "beyond the policy" says ("Do they use my data to train AI?"). Not the broad ones: "has it been
 # hacked?" (security) is beyond any policy.
-POLICY_FACETS = frozenset({"ai_training", "sale", "children", "international_transfer", "retention", "deletion",
+POLICY_FACETS = frozenset({"ai_training", "sale", "children", "children_use", "international_transfer", "retention", "deletion",
                            "opt_out_ads", "collection_location", "policy_changes"})
+
+# Facets whose words alone make a question one a policy answers, whatever the classifier reads ("How old do I have
+# to be to use it?" reads as out of scope without the policy in view).
+RULE_ANSWERABLE = frozenset({"children_use"})
 
 
 @dataclass(frozen=True)
@@ -58,9 +62,13 @@ class QuestionUnderstanding:
         text = validate_question(question)
         embedding = self.embedder.encode([text])[0]
         rule_facet = facet_of(text)
-        kind, facet_name = question_type(text), self.facets.decide(embedding, rule_facet.name if rule_facet else None)
+        rule_name = rule_facet.name if rule_facet else None
+        kind, facet_name = question_type(text), self.facets.decide(embedding, rule_facet and (rule_facet.refines or rule_name))
+        if rule_facet is not None and rule_facet.refines == facet_name:  # the rules' narrower question within it
+            facet_name = rule_name
         analysis = self.classifier.analyse(embedding)
-        if analysis.label != ANSWERABLE and not (facet_name in POLICY_FACETS and analysis.label == BEYOND_POLICY):
+        if analysis.label != ANSWERABLE and not (facet_name in POLICY_FACETS and analysis.label == BEYOND_POLICY) and not (
+                facet_name in RULE_ANSWERABLE and rule_name == facet_name):
             return UnderstoodQuestion(text, analysis.label, analysis.label_probability, question_type=kind,
                                       facet=facet_name)
         focus = frozenset(c for c, p in analysis.categories.items() if p >= self.category_confidence)
