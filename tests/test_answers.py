@@ -865,3 +865,20 @@ def test_how_old_is_answered_with_the_age(amazon):
     assert answer.headline == f"The amazon policy says: “under 18” (sentence {answer.evidence[0].sentence_id})."
     children = amazon.ask("Can children use the site?", policy="amazon")
     assert children.verdict == "conditional" and "parent or guardian" in children.evidence[0].text
+
+
+def test_words_read_on_the_bundled_amazon_label():
+    # "Can I opt out of personalised or targeted ads?" said "not stated" beside an Advertising Preferences opt-out
+    assert BY_NAME["opt_out_ads"].addressed_by(
+        "If you do not want us to use personal information that we gather to allow third parties to personalize "
+        "advertisements we display to you, please adjust your Advertising Preferences.")
+    # "Do they share my information with advertisers?" quoted a list of data received, ads shown on the site, and a
+    # pointer to another policy
+    advertisers = BY_NAME["sharing_advertisers"]
+    assert not advertisers.addressed_by(
+        "Examples of information we receive from other sources include … page-view information from some merchants "
+        "for which we provide technical, fulfillment, advertising, or other services.")
+    for aside in ("Our site includes third-party advertising and links to other Web sites.",
+                  ("For more information about third-party advertising at Amazon.com, including personalized or "
+                  "interest-based ads, please read our Interest-Based Ads policy.")):
+        assert advertisers.aside.search(aside), aside

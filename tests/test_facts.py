@@ -41,8 +41,8 @@ def facts_of(text: str) -> Facts:
 
 def test_statement_quotes_slots_and_turns_negation_into_does_not():
     said = statement(facts_of(SHARE), SHARE)
-    assert said == ("“We” does not share contact data (“email address”) with “advertisers” for advertising "
-                    "marketing — condition: “unless you opt in”.")
+    assert said == ("“We” does not share contact details (“email address”) with “advertisers” for advertising "
+                    "and marketing — condition: “unless you opt in”.")
     assert statement(facts_of(OTHER), OTHER) is None
 
 
@@ -50,7 +50,7 @@ def test_uninformative_slots_are_not_shown():
     assert not informative(Slot("x", "your", 0, 4)) and not informative(Slot("x", ", and", 0, 5))
     assert informative(Slot("x", "e-mail", 0, 6))
     assert statement(facts_of(KEEP), KEEP) == (
-        "“We” keeps user online activities profiles data (“order history”) for “five years”.")
+        "“We” keeps online activity (“order history”) for “five years”.")
 
 
 def test_label_cells_link_to_their_sentences():
@@ -62,13 +62,13 @@ def test_label_cells_link_to_their_sentences():
     label = build_label("example", 2, sentences).to_dict()
     sections = {s["title"]: s["rows"] for s in label["sections"]}
     assert sections["Data shared"] == [
-        {"item": "contact", "examples": ["email address"], "sentences": [1], "negated": True,
+        {"item": "contact details", "examples": ["email address"], "sentences": [1], "negated": True,
          "negated_sentences": [1]}]
     assert sections["Shared with"][0]["item"] == "advertisers"
     assert sections["Retention periods"] == [
         {"item": "five years", "examples": ["five years"], "sentences": [2], "negated": False,
          "negated_sentences": []}]
-    assert [r["item"] for r in sections["Data retained"]] == ["user online activities profiles"]
+    assert [r["item"] for r in sections["Data retained"]] == ["online activity"]
     assert sections["Data collected"] == [] and sections["Security measures"] == []
     assert sections["User choices"][0]["sentences"] == [1]
     assert label["sentences_read"] == 3
@@ -177,7 +177,26 @@ def test_label_marks_a_denial_the_model_missed():
         slot(text, "data-shared.data-contact", "email address"),
         slot(text, "data-receiver.third-party-entity", "data brokers"),
     ))
-    assert statement(facts, text) == "“We” does not share contact data (“email address”) with “data brokers”."
+    assert statement(facts, text) == "“We” does not share contact details (“email address”) with “data brokers”."
     label = build_label("example", 1, [Sentence(1, text, 0, len(text), "", facts=facts)])
     (brokers,) = next(s.rows for s in label.sections if s.title == "Shared with")
     assert brokers.item == "data brokers" and brokers.negated and brokers.only_negated
+
+
+def test_a_denial_of_other_purposes_denies_those_purposes_only():
+    # Amazon: "… but may not use it for other purposes" read as "does not collect personal information", and the
+    # label's data row said "also stated as not done"
+    text = "They have access to personal information needed to perform their functions, but may not use it for other purposes."
+    facts = Facts("data-collection-usage", (
+        slot(text, "data-collected.data-general", "personal information"),
+        slot(text, "purpose-argument.basic-service-feature", "perform their functions"),
+        slot(text, "polarity.negation", "not"),
+        slot(text, "purpose-argument.other", "other purposes"),
+    ))
+    assert statement(facts, text) == ("The policy collects “personal information” for providing the service but not for "
+                                      "other purposes.")
+    label = build_label("example", 1, [Sentence(1, text, 0, len(text), "", facts=facts)])
+    rows = {(s.title, cell.item): cell for s in label.sections for cell in s.rows}
+    assert not rows["Data collected", "information (no type named)"].negated
+    assert not rows["Purposes", "providing the service"].negated
+    assert rows["Purposes", "other purposes"].only_negated

@@ -9,7 +9,7 @@ import collections
 from dataclasses import asdict, dataclass, field
 
 from assistant.foundation.types import Facts, Sentence, Slot
-from assistant.understanding.stance import denies, negations_read_otherwise
+from assistant.understanding.stance import denies, negations_read_otherwise, purpose_limit
 
 VERBS = {
     "data-collection-usage": "collects",
@@ -44,11 +44,36 @@ def role(slot: Slot) -> str:
     return slot.slot.split(".", 1)[0]
 
 
+# PolicyIE's attribute values (its annotation scheme's names) in the words a privacy label uses.
+READABLE = {
+    # data types
+    "data-general": "information (no type named)", "data-other": "other data",
+    "data-aggregated-nonidentifiable": "aggregated or de-identified data", "data-computer-device": "device data",
+    "data-contact": "contact details", "data-cookies-web-beacons-and-other-technologies": "cookies and similar technologies",
+    "data-demographic": "demographics", "data-finance": "financial data", "data-location": "location",
+    "data-user-online-activities-profiles": "online activity",
+    # purposes
+    "advertising-marketing": "advertising and marketing", "analytics-research": "analytics and research",
+    "basic-service-feature": "providing the service", "communications": "communicating with you",
+    "legal-requirement": "legal requirements", "merge-acquisition": "mergers and acquisitions", "other": "other purposes",
+    "personalization-customization": "personalisation", "service-operation-and-security": "running and securing the service",
+    # security measures
+    "access-limitation": "access limits", "encryptions": "encryption", "general-safeguard-method": "general safeguards",
+    "protection-other": "other protections", "user-authentication": "user authentication",
+}
+UNTYPED = frozenset({"data-general", "data-other"})  # data of no stated type
+
+
+def kind(slot: Slot) -> str:
+    """The slot's attribute as PolicyIE names it: `data-shared.data-contact` → `data-contact`."""
+    return slot.slot.split(".", 1)[-1]
+
+
 def attribute(slot: Slot) -> str:
-    """Readable attribute: `data-shared.data-contact` → `contact`, `purpose-argument.advertising-marketing` →
-    `advertising marketing`."""
-    value = slot.slot.split(".", 1)[-1]
-    return value.removeprefix("data-").replace("-", " ")
+    """The attribute in plain words: `data-shared.data-contact` → `contact details`,
+    `purpose-argument.basic-service-feature` → `providing the service`."""
+    value = kind(slot)
+    return READABLE.get(value, value.removeprefix("data-").replace("-", " "))
 
 
 def has_polarity(facts: Facts) -> bool:
@@ -78,12 +103,13 @@ def statement(facts: Facts, text: str | None) -> str | None:
         if informative(slot) or role(slot) in ("polarity", "data-collector", "data-sharer", "data-holder",
                                                "data-protector"):
             by_role[role(slot)].append(slot)
-    if denied(facts, text):
+    limit = purpose_limit(text) if text is not None else None
+    if denied(facts, text) and limit is None:
         verb = NEGATED_VERBS[verb]
     actors = [s for r in _ACTORS for s in by_role.get(r, [])]
     data = [s for r in _DATA for s in by_role.get(r, [])]
     who = _quote(actors[:1]) if actors else "The policy"
-    what = "; ".join(f"{attribute(s)} data ({_quote([s])})" for s in data[:4]) or "data"
+    what = "; ".join(_quote([s]) if kind(s) in UNTYPED else f"{attribute(s)} ({_quote([s])})" for s in data[:4]) or "data"
     parts = [f"{who} {verb} {what}"]
     if by_role.get("data-provider"):
         parts.append(f"from {_quote(by_role['data-provider'][:2])}")
@@ -97,8 +123,13 @@ def statement(facts: Facts, text: str | None) -> str | None:
         parts.append(f"by {_quote(by_role['method'][:3])}")
     if by_role.get("protect-against"):
         parts.append(f"against {_quote(by_role['protect-against'][:2])}")
-    if by_role.get("purpose-argument"):
-        parts.append("for " + ", ".join(sorted({attribute(s) for s in by_role["purpose-argument"]})))
+    purposes = by_role.get("purpose-argument", [])
+    allowed = sorted({attribute(s) for s in purposes if limit is None or s.start < limit})
+    excluded = sorted({attribute(s) for s in purposes if limit is not None and s.start >= limit} - set(allowed))
+    if allowed:
+        parts.append("for " + ", ".join(allowed))
+    if excluded:
+        parts.append(("but " if allowed else "") + "not for " + ", ".join(excluded))
     if by_role.get("condition-argument"):
         parts.append(f"— condition: {_quote(by_role['condition-argument'][:2])}")
     return " ".join(parts) + "."
@@ -186,17 +217,20 @@ def build_label(policy: str, version: int, sentences: list[Sentence]) -> Privacy
             if sentence.facts is None:
                 continue
             negated = denied(sentence.facts, sentence.text)
+            limit = purpose_limit(sentence.text) if negated else None
             for slot in sentence.facts.slots:
                 if role(slot) not in roles or not informative(slot):
                     continue
+                # a denial of some purposes only ("may not use it for other purposes") denies those purposes alone
+                slot_negated = negated and (limit is None or (role(slot) == "purpose-argument" and slot.start >= limit))
                 key = attribute(slot) if grouping == "attribute" else " ".join(slot.text.lower().split())
                 cell = cells.setdefault(key, LabelCell(key))
                 texts[key][slot.text] += 1
                 if sentence.ordinal not in cell.sentences:
                     cell.sentences.append(sentence.ordinal)
-                    if negated:  # a denying sentence never counts as plain "collected / shared"
+                    if slot_negated:  # a denying sentence never counts as plain "collected / shared"
                         cell.negated_sentences.append(sentence.ordinal)
-                cell.negated = cell.negated or negated
+                cell.negated = cell.negated or slot_negated
         for key, cell in cells.items():
             cell.examples = [text for text, _ in texts[key].most_common(MAX_EXAMPLES)]
         rows = sorted(cells.values(), key=lambda c: (-len(c.sentences), c.item))

@@ -24,7 +24,7 @@ from functools import cache
 
 import numpy as np
 
-from assistant.answering.label import GlanceRow, attribute, informative, role
+from assistant.answering.label import UNTYPED, GlanceRow, attribute, informative, kind, role
 from assistant.answering.pipeline import AnswerPipeline
 from assistant.answering.selection import SelectionParameters
 from assistant.answering.verdict import _PERIOD, AGE, NOT_STATED, stance
@@ -44,7 +44,6 @@ _RULE_WEIGHTS = ("selection.json", "question_classifier/manifest.json", "facets/
 _LINK = re.compile(r"\bhttps?://[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]|\bwww\.[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]|"
                    r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b", re.IGNORECASE)
 _DATA_ROLES = {"data-collected", "data-shared", "data-retained", "data-protected"}
-_NO_TYPE = {"general", "other"}  # PolicyIE's attributes for data of no stated type
 # Which value a facet's sentences state, when any.
 _LINK_FACETS = frozenset({"opt_out_ads", "deletion", "access_correction", "contact_dpo"})
 _DATA_FACETS = frozenset({"sale", "sharing_advertisers", "sharing_third_parties", "law_enforcement",
@@ -168,7 +167,7 @@ def stated_value(facet: str, sentence: Sentence) -> str | None:
         found = AGE.search(text)
     elif facet in _DATA_FACETS and sentence.facts is not None:
         types = dict.fromkeys(attribute(s) for s in sentence.facts.slots
-                              if role(s) in _DATA_ROLES and informative(s) and attribute(s) not in _NO_TYPE)
+                              if role(s) in _DATA_ROLES and informative(s) and kind(s) not in UNTYPED)
         return ", ".join(types) or None
     else:
         return None

@@ -10,7 +10,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from assistant.answering.label import PrivacyLabel, statement
+from assistant.answering.label import GlanceRow, PrivacyLabel, statement
 from assistant.answering.reasons import explain_reason
 from assistant.evaluation.metrics import Score, percent
 from assistant.foundation.text import escape_controls
@@ -92,13 +92,28 @@ def render_label(label: PrivacyLabel) -> Group:
         glance.add_column(column, overflow="fold")
     for row in label.glance:
         word, style = VERDICT_STYLE.get(row.verdict, (row.verdict, ""))
-        said = "; ".join(part for part in (f"“{row.value}”" if row.value and row.value in (row.quote or "") else
-                                            row.value, row.described) if part)
-        glance.add_row(Text(row.question), Text(word, style=style), Text(said, style="dim"), str(row.sentence_id or ""))
+        glance.add_row(Text(row.question), Text(word, style=style), _glance_said(row), str(row.sentence_id or ""))
     return Group(glance, _label_sections(label)) if label.glance else Group(_label_sections(label))
 
 
 QUOTE_CHARS = 140  # a quote in a comparison cell is cut at a word before this many characters
+
+
+def _glance_said(row: GlanceRow) -> Text:
+    """The quote behind a glance row, cut; the value it states where the cut leaves it out (a period, a link, the
+    data types); the OPP-115 attribute read in it, except under a "no" (what kind of third party a denial names
+    says nothing a reader needs)."""
+    said = Text()
+    if row.quote:
+        cut = short_quote(row.quote, row.sentence_id).rsplit(" (s. ", 1)[0]
+        said.append(cut, style="italic")
+        if row.value and row.value not in cut:
+            said.append(f" — {row.value}", style="bold")
+    elif row.value:
+        said.append(row.value, style="bold")
+    if row.described and row.verdict != "no":
+        said.append(("\n" if said else "") + row.described, style="dim")
+    return said
 
 
 def short_quote(text: str | None, sentence_id: int | None, limit: int = QUOTE_CHARS) -> str:

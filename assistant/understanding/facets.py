@@ -178,7 +178,12 @@ FACETS = (
           denials_first=True, preferred=_words(_HANDS_OVER),
           # aggregated or anonymous data, not yours ("Web beacons allow ad networks to provide anonymized, aggregated
           # auditing … for advertisers")
-          aside=_words(_NOT_PERSONAL),
+          # nor ads shown on the site ("Our site includes third-party advertising and links to other Web sites")
+          aside=_words(_NOT_PERSONAL + r"|\b(?:site|service|app|website|platform)s? (?:also )?(?:includes?|contains?|"
+                       r"displays?|shows?|features?) (?:third[- ]party )?(?:advertis\w*|ads)\b|"
+                       # nor a pointer to another document ("For more information about third-party advertising …, please
+                       # read our Interest-Based Ads policy")
+                       r"^\W*for more information\b"),
           # nor what governs other sites ("… a link or advertisement on our Site is subject to that third party's own
           # policies")
           not_about=_words(r"\bsubject to (?:that|the|such|those|their|its)\b[^.]{0,40}\bown (?:privacy )?"
@@ -186,7 +191,10 @@ FACETS = (
                            # where data comes from ("Third-party sources: Payment processors, … or advertising networks."),
                            # not where it goes
                            r"^\W*(?:third[- ]party |other |external )?sources?\b[^:.]{0,30}:|"
-                           r"\b(?:receive|obtain|collect)\w* (?:\w+ ){0,6}from (?:\w+ ){0,3}(?:advertis\w*|ad networks?)\b"),
+                           r"\b(?:receive|obtain|collect)\w* (?:\w+ ){0,6}from (?:\w+ ){0,3}(?:advertis\w*|ad networks?)\b|"
+                           # a list of what comes in ("Examples of information we receive from other sources include …")
+                           r"\b(?:information|data) (?:that )?we (?:may )?(?:receive|obtain|collect) (?:about you )?from "
+                           r"(?:other|third[- ]part\w*|outside)\b"),
           # someone outside the company, or data handed over: not the company's own campaigns ("… determining the
           # effectiveness of our promotional campaigns and to … improve our Service, products, services, marketing")
           also=_words(_HANDS_OVER + r"|\bthird[- ]part\w*|\bpartners?\b|\bnetworks?\b|\badvertisers\b|\bmarketers\b|"
@@ -203,7 +211,7 @@ FACETS = (
                       r"advertis\w*)|\b(?:ads|advertis\w*)\b.*\b(?:interest[- ]based|targeted|behaviou?ral|"
                       r"personali[sz]ed|tailored|your interests)|\bNAI\b|\baboutads\b|\bnetwork advertising|"
                       r"\bad ?choices\b|\badvertising (?:networks?|partners?|companies)\b|\bnetworkadvertising\b|"
-                      r"\btailor (?:ads|advertis\w*)")),
+                      r"\btailor (?:ads|advertis\w*)|\bpersonali[sz]e (?:the )?(?:ads|advertis\w*)")),
     Facet("law_enforcement", _words(r"\b(?:law enforcement|police|government|authorities|subpoena|court)\b"),
           _words(r"\b(?:law enforcement|subpoenas?|court orders?|legal process|government\w*|required by law|"
                  r"comply with (?:the |applicable |any )?(?:law|legal)|legal (?:obligations?|requirements?)|"

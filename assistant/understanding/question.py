@@ -15,8 +15,8 @@ BEYOND_POLICY = "beyond_policy"
 # Facets specific enough that a question on them is one a policy answers, whatever the classifier's
 # "beyond the policy" says ("Do they use my data to train AI?"). Not the broad ones: "has it been
 # hacked?" (security) is beyond any policy.
-POLICY_FACETS = frozenset({"ai_training", "sale", "children", "children_use", "international_transfer", "retention", "deletion",
-                           "opt_out_ads", "collection_location", "policy_changes"})
+POLICY_FACETS = frozenset({"ai_training", "sale", "children", "children_use", "international_transfer", "retention",
+                           "deletion", "opt_out_ads", "collection_location", "policy_changes"})
 
 # Facets whose words alone make a question one a policy answers, whatever the classifier reads ("How old do I have
 # to be to use it?" reads as out of scope without the policy in view).
