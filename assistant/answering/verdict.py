@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from assistant.answering.collected import ASKS_DATA_COLLECTED, collected_headline, data_collected
 from assistant.answering.label import denied
 from assistant.answering.ranking import EvidenceRanking
 from assistant.answering.reasons import POLICY_SILENT, explain_reason
@@ -113,6 +114,10 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
         return Verdict(NOT_STATED, f"The {policy} policy does not say.{related}", None)
     sentence = ranking.ranked[support].sentence
     cited = f"(sentence {sentence.ordinal})"
+    if not yes_no and facet is None and ASKS_DATA_COLLECTED.search(ranking.question):
+        collected = data_collected(ranking)
+        if collected is not None:  # the kinds of data named across the candidates, the fullest sentence quoted
+            return Verdict(None, collected_headline(policy, collected), collected.support)
     if not yes_no:
         period = (_PERIOD.search(sentence.text) if question_type == "how_long" else
                   AGE.search(sentence.text) if facet == "children_use" and ASKS_AGE.search(ranking.question) else None)

@@ -48,7 +48,10 @@ def render_answer(answer: Answer) -> Group:
         evidence_title = "Related passages (none answers the question)"
     elif answer.answerable:
         body = Text(answer.headline or answer.answer or "", style="bold")
-        if answer.span and answer.span.text.strip() != (answer.answer or "").strip():
+        # the span only where the headline neither decides (yes / no) nor quotes the answer itself (a period, an age,
+        # the kinds of data): there it is underlined in its sentence below, and said again it reads as a fragment
+        if (answer.span and answer.span.text.strip() != (answer.answer or "").strip() and answer.verdict is None
+                and "“" not in (answer.headline or "")):
             body.append("\nIn the quote: ", style="dim")
             body.append(answer.span.text, style="bold")
         title = f"Answer · confidence {answer.confidence:.2f}"
