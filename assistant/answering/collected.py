@@ -2,7 +2,7 @@
 words from PolicyIE's slots in the question's candidate sentences, each with the policy's own words for it.
 
 The headline lists the kinds (contact details, device data, location …) with a verbatim example of each and the
-sentences they come from; the sentence that names the most kinds is the first quote. A sentence that denies
+sentences they come from; the best-ranked sentence that names several kinds is the first quote. A sentence that denies
 collecting ("We do not collect your precise location") counts for nothing here.
 """
 from __future__ import annotations
@@ -20,6 +20,7 @@ ASKS_DATA_COLLECTED = re.compile(
     r"(?:\b(?:information|info|data|details)\b.*\b(?:collect\w*|gather\w*|obtain\w*|record\w*|track\w*|have|has|get)\b|"
     r"\b(?:collect\w*|gather\w*)\b|\bknow about (?:me|us|you|users)\b)", re.IGNORECASE)
 MAX_KINDS = 6  # the headline names at most this many kinds of data
+MIN_KINDS_QUOTED = 2  # the first quote is the best-ranked sentence that names at least this many
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class CollectedData:
 
     kinds: list[tuple[str, str]]  # (kind in plain words, the policy's words for it), most often named first
     sentence_ids: list[int]  # the sentences that name them, in policy order
-    support: int  # the position in the ranking of the sentence that names the most kinds
+    support: int  # the position in the ranking of the sentence quoted first
 
 
 def data_collected(ranking: EvidenceRanking) -> CollectedData | None:
@@ -53,7 +54,10 @@ def data_collected(ranking: EvidenceRanking) -> CollectedData | None:
     if not counts:
         return None
     kinds = [(name, examples[name].most_common(1)[0][0]) for name, _ in counts.most_common(MAX_KINDS)]
-    support = max(per_candidate, key=lambda p: (len(per_candidate[p]), -p))
+    # the best-ranked sentence that names several kinds (the retriever ranks what answers the question first),
+    # else the one that names the most
+    support = next((p for p in sorted(per_candidate) if len(per_candidate[p]) >= MIN_KINDS_QUOTED),
+                   max(per_candidate, key=lambda p: (len(per_candidate[p]), -p)))
     return CollectedData(kinds, sorted(ordinals), support)
 
 
