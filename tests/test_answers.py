@@ -913,3 +913,33 @@ def test_a_sentence_that_denies_collecting_names_no_kind_of_data_collected():
     collected = data_collected(ranking)
     assert collected.kinds == [("contact details", "email address")]
     assert ranking.ranked[collected.support].sentence.text == texts[1]
+
+
+@pytest.mark.parametrize("question", ["How do I delete my account?", "How do I close my account?"])
+def test_how_to_delete_an_account_is_a_question_for_the_policy(amazon, question):
+    # the question classifier reads account management as out of scope; the policy states your rights
+    answer = amazon.ask(question, policy="amazon")
+    assert answer.reason is None and answer.facet == "deletion", answer.headline
+
+
+def test_where_data_is_stored_asks_a_place_not_a_period(amazon):
+    answer = amazon.ask("Where is my data stored?", policy="amazon")
+    assert answer.facet == "international_transfer" and answer.question_type == "where"
+
+
+def test_access_to_the_product_or_by_others_is_no_right_to_see_your_data():
+    access = BY_NAME["access_correction"]
+    for aside in (("Log file information is automatically reported by your browser each time you make a request to "
+                  "access (i.e., visit) a web page or app."),
+                  ("Valve's collection of personally identifiable information may be a requirement for access to the "
+                  "product or service."),
+                  "Instagram will access your contacts list to determine whether or not someone is using Instagram.",
+                  "We may also access, preserve and share information when we have a good faith belief it is necessary.",
+                  ("If you are using a third-party website and you allow them to access your User Content you do so at "
+                  "your own risk."),
+                  "automatically update the Instagram application on your device."):
+        assert access.aside.search(aside), aside
+    assert not access.aside.search("You may access your personal information at any time.")
+    # Steam: "wish to review, access, amend or correct it" is the right, asked for by writing to Valve
+    assert access.preferred.search("If you are concerned about the accuracy of personally identifiable information "
+                                   "maintained by Valve or wish to review, access, amend or correct it, please contact us.")

@@ -2,13 +2,15 @@
 words from PolicyIE's slots in the question's candidate sentences, each with the policy's own words for it.
 
 The headline lists the kinds (contact details, device data, location …) with a verbatim example of each and the
-sentences they come from; the best-ranked sentence that names several kinds is the first quote. A sentence that denies
-collecting ("We do not collect your precise location") counts for nothing here.
+sentences they come from; the first quote is the best-ranked sentence of the selected evidence that names several
+kinds (so the evidence shown stays the selection's). A sentence that denies collecting ("We do not collect your
+precise location") counts for nothing here.
 """
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assistant.answering.label import UNTYPED, attribute, denied, informative, kind, role
@@ -32,8 +34,9 @@ class CollectedData:
     support: int  # the position in the ranking of the sentence quoted first
 
 
-def data_collected(ranking: EvidenceRanking) -> CollectedData | None:
-    """The kinds of data the ranking's candidates say the company collects, or None when none names a kind."""
+def data_collected(ranking: EvidenceRanking, shown: Sequence[int] = ()) -> CollectedData | None:
+    """The kinds of data the ranking's candidates say the company collects, or None when none names a kind. The
+    sentence quoted first is one of the `shown` positions (the selected evidence) where one of them names a kind."""
     counts: Counter[str] = Counter()
     examples: dict[str, Counter[str]] = defaultdict(Counter)
     per_candidate: dict[int, set[str]] = {}
@@ -56,8 +59,9 @@ def data_collected(ranking: EvidenceRanking) -> CollectedData | None:
     kinds = [(name, examples[name].most_common(1)[0][0]) for name, _ in counts.most_common(MAX_KINDS)]
     # the best-ranked sentence that names several kinds (the retriever ranks what answers the question first),
     # else the one that names the most
-    support = next((p for p in sorted(per_candidate) if len(per_candidate[p]) >= MIN_KINDS_QUOTED),
-                   max(per_candidate, key=lambda p: (len(per_candidate[p]), -p)))
+    among = [p for p in sorted(per_candidate) if p in set(shown)] or sorted(per_candidate)
+    support = next((p for p in among if len(per_candidate[p]) >= MIN_KINDS_QUOTED),
+                   max(among, key=lambda p: (len(per_candidate[p]), -p)))
     return CollectedData(kinds, sorted(ordinals), support)
 
 

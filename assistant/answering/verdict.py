@@ -115,7 +115,7 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
     sentence = ranking.ranked[support].sentence
     cited = f"(sentence {sentence.ordinal})"
     if not yes_no and facet is None and ASKS_DATA_COLLECTED.search(ranking.question):
-        collected = data_collected(ranking)
+        collected = data_collected(ranking, selection.positions)
         if collected is not None:  # the kinds of data named across the candidates, the fullest sentence quoted
             return Verdict(None, collected_headline(policy, collected), collected.support)
     if not yes_no:

@@ -256,7 +256,17 @@ FACETS = (
                  (_words(r"\b(?:correct\w*|rectif\w*|fix\w*|update|amend|edit|inaccura\w*|mistakes?|wrong|errors?)\b"),
                   _words(r"\b(?:correct(?:ed|ion|ions|ing)?|rectif\w*|updat\w*|amend\w*|fix\w*|modif\w*|edit\w*)\b"))),
           # a limit on the right, or reading the policy itself ("you should review the Policy periodically")
-          aside=_words(_LIMITED_RIGHT + r"|\breview (?:this|the|our) (?:\w+ )?(?:policy|notice|statement)\b"),
+          aside=_words(_LIMITED_RIGHT + r"|\breview (?:this|the|our) (?:\w+ )?(?:policy|notice|statement)\b|"
+                       # access to the product, not to your data ("a requirement for access to the product", "each
+                       # time you make a request to access (i.e., visit) a web page")
+                       r"\baccess (?:to )?(?:the|our|a|an|its) (?:\w+ ){0,2}(?:products?|site|website|services?|app|"
+                       r"web page|page|games?)\b|\brequest to access \(i\.e\.|"
+                       # the company's access to your things ("Instagram will access your contacts list")
+                       r"(?<!\byou )\b(?:will|might|would) (?:also )?access\b|\bwe (?:may |can |will |might )?(?:also )?access\b|"
+                       # software updated, not your data ("automatically update the Instagram application on your device")
+                       r"\bupdat\w* (?:the|our|its) (?:\w+ )?(?:application|app|software|browser|operating system)\b|"
+                       # others' access ("you allow them to access your User Content")
+                       r"\b(?:them|they|third[- ]part\w*|others|providers?|partners?) (?:\w+ ){0,2}access\b"),
           question_not=_words(r"\b(?:outside|third[- ]part\w*|other|compan(?:y|ies)|partners?|advertisers?|vendors?|"
                               r"government|police|authorities|anyone|others)\b[^?]{0,40}?\b(?:get|gets|have|has|"
                               r"gain|given|obtain)\s+access\b"),
@@ -269,6 +279,8 @@ FACETS = (
                            r"correct|update|obtain|receive|delete|erase))?\s+(?:your|a copy)\b|"
                            # how to ask ("questions about reviewing, modifying, or deleting your information, you can
                            # contact us"), not the company updating its services
+                           # "If you … wish to review, access, amend or correct it"
+                           r"\bwish to (?:\w+,? (?:or )?){0,2}(?:review|access|amend|correct|update)\b|"
                            r"\b(?:reviewing|accessing|modifying|correcting|updating)\b[^.]{0,40}\byour (?:personal )?"
                            r"(?:information|data)\b")),
     # before retention: "Is my data stored or processed in other countries?" asks where, not how long
@@ -486,6 +498,10 @@ _LEADING_CONDITION = re.compile(r"^(?:if|when|whenever|once|in case|suppose|assu
 
 # A question about the age itself ("Is there a minimum age?", "How old do I have to be?"): answered with the age.
 ASKS_AGE = re.compile(r"\b(?:minimum age|age (?:limits?|requirements?|restrictions?)|how old|old enough)\b", re.IGNORECASE)
+
+
+# "Where is my data stored?" asks a place: the transfers facet answers it, not retention (how long).
+WHERE_INSTEAD = {"retention": "international_transfer"}
 
 
 def question_type(question: str) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from assistant.models.facets.model import FacetClassifier
 from assistant.models.questions.model import ANSWERABLE, QuestionClassifier
 from assistant.models.retriever.model import Embedder
-from assistant.understanding.facets import facet_of, question_type
+from assistant.understanding.facets import WHERE_INSTEAD, facet_of, question_type
 from assistant.understanding.validation import validate_question
 
 BEYOND_POLICY = "beyond_policy"
@@ -19,8 +19,8 @@ POLICY_FACETS = frozenset({"ai_training", "sale", "children", "children_use", "i
                            "deletion", "opt_out_ads", "collection_location", "policy_changes"})
 
 # Facets whose words alone make a question one a policy answers, whatever the classifier reads ("How old do I have
-# to be to use it?" reads as out of scope without the policy in view).
-RULE_ANSWERABLE = frozenset({"children_use"})
+# to be to use it?", "How do I delete my account?" read as out of scope: the policy states the age and your rights).
+RULE_ANSWERABLE = frozenset({"children_use", "deletion", "access_correction", "opt_out_ads"})
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,8 @@ class QuestionUnderstanding:
         kind, facet_name = question_type(text), self.facets.decide(embedding, rule_facet and (rule_facet.refines or rule_name))
         if rule_facet is not None and rule_facet.refines == facet_name:  # the rules' narrower question within it
             facet_name = rule_name
+        if kind == "where":
+            facet_name = WHERE_INSTEAD.get(facet_name, facet_name)
         analysis = self.classifier.analyse(embedding)
         if analysis.label != ANSWERABLE and not (facet_name in POLICY_FACETS and analysis.label == BEYOND_POLICY) and not (
                 facet_name in RULE_ANSWERABLE and rule_name == facet_name):
