@@ -81,10 +81,10 @@ _JOINED_CLAUSES = re.compile(r"\s*(?:;|\s[—–]\s|,\s+and\s+(?=(?:we|it|they|o
 # clauses a sentence joins with a semicolon, a dash or "but" ("does not reveal your identity … but may include …
 # country, location")
 _CLAUSE_BREAK = re.compile(r"\s*(?:;|\s[—–]\s|,?\s+but\s+)\s*")
-# A period of time, or a rule for one: what a "how long" answer quotes.
 # An age ("under the age of 13", "at least 16 years old"): what a "how old" answer quotes.
 AGE = re.compile(r"\b(?:under|younger than|below|over|older than|at least)\s+(?:the\s+age\s+of\s+)?\d{1,2}\b"
                  r"(?:\s+years?(?:\s+of\s+age|\s+old)?)?|\b\d{1,2}\s+years?\s+(?:of\s+age|old)\b", re.IGNORECASE)
+# A period of time, or a rule for one: what a "how long" answer quotes.
 _PERIOD = re.compile(
     r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty|ninety)\s+(?:\(\d+\)\s+)?"
     r"(?:days?|weeks?|months?|years?)\b|\bas long as [^,.;]+|\buntil [^,.;]+|\bindefinitely\b", re.IGNORECASE)

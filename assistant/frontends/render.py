@@ -108,7 +108,7 @@ def _glance_said(row: GlanceRow) -> Text:
     says nothing a reader needs)."""
     said = Text()
     if row.quote:
-        cut = short_quote(row.quote, row.sentence_id).rsplit(" (s. ", 1)[0]
+        cut = f"“{cut_quote(row.quote)}”"
         said.append(cut, style="italic")
         if row.value and row.value not in cut:
             said.append(f" — {row.value}", style="bold")
@@ -119,12 +119,16 @@ def _glance_said(row: GlanceRow) -> Text:
     return said
 
 
+def cut_quote(text: str, limit: int = QUOTE_CHARS) -> str:
+    """The text cut at a word near `limit` ("We do not sell …")."""
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+
+
 def short_quote(text: str | None, sentence_id: int | None, limit: int = QUOTE_CHARS) -> str:
     """'“We do not sell …” (s. 40)': the quote cut at a word near `limit`, with its sentence number."""
     if not text:
         return ""
-    cut = text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
-    return f"“{cut}” (s. {sentence_id})"
+    return f"“{cut_quote(text, limit)}” (s. {sentence_id})"
 
 
 def _verdict_cell(verdict: str, quote: str | None, sentence_id: int | None) -> Text:
