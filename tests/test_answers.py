@@ -943,3 +943,15 @@ def test_access_to_the_product_or_by_others_is_no_right_to_see_your_data():
     # Steam: "wish to review, access, amend or correct it" is the right, asked for by writing to Valve
     assert access.preferred.search("If you are concerned about the accuracy of personally identifiable information "
                                    "maintained by Valve or wish to review, access, amend or correct it, please contact us.")
+
+
+def test_staff_access_or_none_is_no_right_to_see_your_data():
+    # read on the tenth set's current policies ("Can I see what data they have about me?"): Inshallah's lack of access
+    # was read as "No — you cannot access …", OpenAI's staff access and a registration as rights
+    access = BY_NAME["access_correction"]
+    for aside in ("If Inshallah does not have access to this data, the Service will not function.",
+                  ("Authorized OpenAI employees will only ever access your conversations for the purposes of resolving "
+                  "incidents."),
+                  "These data are mandatory to access and register for the Service."):
+        assert access.aside.search(aside), aside
+    assert not access.aside.search("The right of access allows the Member to access personal data concerning him/her.")

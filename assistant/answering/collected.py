@@ -45,11 +45,10 @@ def data_collected(ranking: EvidenceRanking, shown: Sequence[int] = ()) -> Colle
         facts = scored.sentence.facts
         if facts is None or denied(facts, scored.sentence.text):
             continue
-        named = {attribute(s) for s in facts.slots
-                 if role(s) == "data-collected" and informative(s) and kind(s) not in UNTYPED}
-        for slot in facts.slots:
-            if role(slot) == "data-collected" and informative(slot) and kind(slot) not in UNTYPED:
-                examples[attribute(slot)][slot.text] += 1
+        typed = [s for s in facts.slots if role(s) == "data-collected" and informative(s) and kind(s) not in UNTYPED]
+        for slot in typed:
+            examples[attribute(slot)][slot.text] += 1
+        named = {attribute(s) for s in typed}
         if named:
             per_candidate[position] = named
             ordinals.add(scored.sentence.ordinal)

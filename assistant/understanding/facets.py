@@ -259,14 +259,18 @@ FACETS = (
           aside=_words(_LIMITED_RIGHT + r"|\breview (?:this|the|our) (?:\w+ )?(?:policy|notice|statement)\b|"
                        # access to the product, not to your data ("a requirement for access to the product", "each
                        # time you make a request to access (i.e., visit) a web page")
-                       r"\baccess (?:to )?(?:the|our|a|an|its) (?:\w+ ){0,2}(?:products?|site|website|services?|app|"
+                       r"\baccess (?:and \w+ )?(?:(?:to|for) )?(?:the|our|a|an|its) (?:\w+ ){0,2}(?:products?|site|website|services?|app|"
                        r"web page|page|games?)\b|\brequest to access \(i\.e\.|"
                        # the company's access to your things ("Instagram will access your contacts list")
                        r"(?<!\byou )\b(?:will|might|would) (?:also )?access\b|\bwe (?:may |can |will |might )?(?:also )?access\b|"
                        # software updated, not your data ("automatically update the Instagram application on your device")
                        r"\bupdat\w* (?:the|our|its) (?:\w+ )?(?:application|app|software|browser|operating system)\b|"
                        # others' access ("you allow them to access your User Content")
-                       r"\b(?:them|they|third[- ]part\w*|others|providers?|partners?) (?:\w+ ){0,2}access\b"),
+                       r"\b(?:them|they|third[- ]part\w*|others|providers?|partners?) (?:\w+ ){0,2}access\b|"
+                       # the company's staff, or its lack of access ("Authorized OpenAI employees will only ever access
+                       # your conversations …", "If Inshallah does not have access to this data, the Service will not
+                       # function")
+                       r"\b(?:employees?|staff|personnel)\b[^.]{0,40}\baccess\b|\b(?:does|do|did|will|would) not have access\b"),
           question_not=_words(r"\b(?:outside|third[- ]part\w*|other|compan(?:y|ies)|partners?|advertisers?|vendors?|"
                               r"government|police|authorities|anyone|others)\b[^?]{0,40}?\b(?:get|gets|have|has|"
                               r"gain|given|obtain)\s+access\b"),
