@@ -13,6 +13,7 @@ repository, commit and path in data/SET/policies.tsv.
     python scripts/heldout_policies.py --set heldout9 --mirrors DIR  # ninth set
     python scripts/heldout_policies.py --set heldout10 --mirrors DIR # tenth set
     python scripts/heldout_policies.py --set heldout11 --mirrors DIR # eleventh set
+    python scripts/heldout_policies.py --set heldout12 --mirrors DIR # twelfth set
 
 The files are the published texts, written byte for byte; the folder is ignored by git (the documents
 are not ours to redistribute). Only the questions (assistant/evaluation/data/answers_SET.jsonl) are in
@@ -29,6 +30,7 @@ the repository; score them with
     assistant eval answers --data assistant/evaluation/data/answers_heldout9.jsonl --policies data/heldout9/policies
     assistant eval answers --data assistant/evaluation/data/answers_heldout10.jsonl --policies data/heldout10/policies
     assistant eval answers --data assistant/evaluation/data/answers_heldout11.jsonl --policies data/heldout11/policies
+    assistant eval answers --data assistant/evaluation/data/answers_heldout12.jsonl --policies data/heldout12/policies
 """
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ from pinned_sources import add_source_options, read_pinned, read_tsv
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SETS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8",
-        "heldout9", "heldout10", "heldout11")
+        "heldout9", "heldout10", "heldout11", "heldout12")
 FOLDER = DATA / "heldout"
 
 
