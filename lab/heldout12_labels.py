@@ -105,6 +105,78 @@ LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
         "contact_dpo": ("yes", [111, 91, 85], False,
                         "dpo@mozilla.com and a DPO (Bird & Bird DPO Services, Brussels); compliance@ and formulaic@mozilla.com."),
     },
+    "lunia.md": {
+        "sale": ("no", [60], True,
+                 ("'We do not sell, rent, or trade your personal information to third parties for their marketing "
+                  "purposes' (60): a denial for others' marketing only, beside a listed right to opt out of sale (83).")),
+        "sharing_advertisers": ("not_stated", [], True,
+                                ("No advertising or advertisers mentioned; only the denial of selling or trading personal "
+                                 "information 'for their marketing purposes' (60), which a reader may take as a no.")),
+        "sharing_third_parties": ("yes", [55, 56, 58, 61], False,
+                                  "Service providers (Google Firebase, Firebase Analytics, ipapi.co); legal disclosure."),
+        "law_enforcement": ("conditional", [61, 62], False,
+                            "If required by law, court order or government regulation, or to comply with legal processes."),
+        "collection_location": ("yes", [16, 21, 17, 58], False,
+                                "Approximate location (city, region, country, latitude and longitude) from the IP address."),
+        "cookies_tracking": ("yes", [102, 104, 24], False,
+                             "Cookies and similar tracking technologies, including Firebase Analytics cookies."),
+        "opt_out_ads": ("not_stated", [], False,
+                        "No advertising described; only marketing emails can be opted out of (72), and DNT is not honoured (75)."),
+        "deletion": ("yes", [70, 71, 52], False,
+                     "Right to request deletion at any time, by email with the subject 'Data Deletion Request'."),
+        "access_correction": ("yes", [67, 68, 86], False, "Request access and correction of inaccurate information."),
+        "retention": ("yes", [51, 52, 53, 54], False,
+                      "Registration data kept until you ask for deletion, the platform launches, or it is abandoned."),
+        "security": ("yes", [43, 49, 48, 44], False,
+                     "Reasonable measures: input sanitisation, HTTPS encryption, restricted access, rate limiting."),
+        "children": ("no", [99, 100, 101], True,
+                     ("Not intended for under-13s and no knowing collection from them (99, 100), but under-18s may "
+                      "provide information with a parent's or guardian's permission (101).")),
+        "international_transfer": ("yes", [90, 91, 42, 88], False,
+                                   "Processed mainly in the EU; transfers to Google in the US under SCCs; servers in various regions."),
+        "policy_changes": ("yes", [110, 111, 112], False,
+                           "The 'Last Updated' date changed and the policy posted; material changes emailed."),
+        "ai_training": ("not_stated", [], False,
+                        "No AI training mentioned (the future app's 'AI companion' is left to another policy, 120)."),
+        "contact_dpo": ("yes", [114, 115, 98], False, "hello@lunia.health for questions and requests; no DPO named."),
+    },
+    "mycrypto.md": {
+        "sale": ("no", [152, 13, 76], False,
+                 "'MyCrypto never sells any of its collected information to third parties.'"),
+        "sharing_advertisers": ("not_stated", [], True,
+                                ("No advertising or advertisers mentioned; confidential vendor relationships never disclose "
+                                 "personal information 'for marketing purposes' (189), and newsletter emails are not "
+                                 "shared (76): a reader may take these as a no.")),
+        "sharing_third_parties": ("yes", [153, 61, 163, 190], False,
+                                  ("Third-party vendors; API providers (The Graph, CoinGecko) get the IP and Ethereum "
+                                   "address; listed wallet and node services; law enforcement on a subpoena.")),
+        "law_enforcement": ("yes", [192, 190, 193], True,
+                            ("If required by a subpoena or court order (190), but also whenever they deem it necessary "
+                             "to report harm, Terms of Service violations or illegal activities (192), not tied to an order.")),
+        "collection_location": ("yes", [57, 44], True,
+                                ("Only implied: geolocation is not collected 'with any specificity beyond the country and "
+                                 "timezone' (57), and the local time zone is recorded (44).")),
+        "cookies_tracking": ("yes", [157, 29, 34, 162], True,
+                             ("'Cookies' kept in localStorage (157, 160) and anonymised analytics (Segment with a random "
+                              "ID, self-hosted Matomo), but 'we do not utilize tracking cookies' (58, 162).")),
+        "opt_out_ads": ("not_stated", [], False,
+                        "No advertising described; only the analytics ID can be disabled (31) and the newsletter left (77)."),
+        "deletion": ("yes", [136, 137], True,
+                     ("Only reports to CryptoScamDB can be destroyed on request (136, 137); there are no accounts and "
+                      "no general right to deletion.")),
+        "access_correction": ("not_stated", [], False, "No way to see or correct your data is described."),
+        "retention": ("yes", [59, 69, 143], False,
+                      "Matomo records purged after one year; support emails deleted at least annually."),
+        "security": ("yes", [141, 140, 138], False,
+                     "Firewalls, breach recognition and notification procedures, encryption, controlled access."),
+        "children": ("not_stated", [], False, "Children are not mentioned."),
+        "international_transfer": ("not_stated", [], False, "Where data is stored or processed is not said."),
+        "policy_changes": ("yes", [195, 196], True,
+                           ("Changes carry an updated 'Last updated' date and take effect at once (195); notice on the "
+                            "site or social media 'is not guaranteed' and users should check (196).")),
+        "ai_training": ("not_stated", [], False, "No AI or model training mentioned."),
+        "contact_dpo": ("yes", [199], False, "support@mycrypto.com for questions about the policy; no DPO."),
+    },
 }
 
 
