@@ -177,6 +177,76 @@ LABELS: dict[str, dict[str, tuple[str, list[int], bool, str]]] = {
         "ai_training": ("not_stated", [], False, "No AI or model training mentioned."),
         "contact_dpo": ("yes", [199], False, "support@mycrypto.com for questions about the policy; no DPO."),
     },
+    "datenanfragen.md": {
+        "sale": ("not_stated", [], False, "Selling is not addressed."),
+        "sharing_advertisers": ("not_stated", [], False, "No advertising or advertisers mentioned."),
+        "sharing_third_parties": ("yes", [51, 148, 163, 125], False,
+                                  ("Server operators (Hetzner, Uberspace, BunnyWay), Mailjet for the newsletter, PayPal for "
+                                   "payments, the tax office; error reports public on GitHub (100).")),
+        "law_enforcement": ("conditional", [125, 115], True,
+                            ("No police or court named: members' payment data may have to go to the tax office as part "
+                             "of tax statements (125), and contact data to other members when legally obliged (115).")),
+        "collection_location": ("not_stated", [], True,
+                                ("Only the IP address, processed briefly in memory (47, 48); PayPal receives 'location "
+                                 "details' in its own payment process (163), and misconduct reports note where a violation "
+                                 "took place (70).")),
+        "cookies_tracking": ("yes", [41, 42, 34], False,
+                             ("A cookie stores each privacy-controls choice, with no personal data; no telemetry now "
+                              "(34), no server logs (47).")),
+        "opt_out_ads": ("not_stated", [], False,
+                        "No advertising described; only an objection to direct marketing (189) and DNT respected (33)."),
+        "deletion": ("yes", [182, 167, 112], False,
+                     "Right to erasure under Art. 17 GDPR, exercised informally; members' data deleted within 30 days of leaving."),
+        "access_correction": ("yes", [169, 170, 180, 167], False,
+                              "Right of access and a copy (Art. 15), rectification (Art. 16), exercised at any time."),
+        "retention": ("yes", [73, 112, 145, 155], False,
+                      ("Per processing: reports up to three years, members' data 30 days after leaving, newsletter until "
+                       "unsubscribing, video data deleted after the conference; web requests not stored (50).")),
+        "security": ("yes", [8, 47, 52], False,
+                     "TLS-encrypted connections only; no server log files; carefully selected EU hosting companies."),
+        "children": ("not_stated", [], False, "Children are not mentioned."),
+        "international_transfer": ("yes", [55, 101, 52], True,
+                                   ("Transfers are never discussed: servers are run by EU companies in Germany and Slovenia "
+                                    "(52-55), and error reports may be public on the tracker of GitHub, Inc., USA (100, 101).")),
+        "policy_changes": ("not_stated", [], False, "Only a 'last changed' date (2); no word on telling users of changes."),
+        "ai_training": ("not_stated", [], False, "No AI or model training mentioned."),
+        "contact_dpo": ("yes", [30, 32, 167], False,
+                        "privacy@datenanfragen.de, postal address, phone and fax of the association; no DPO named."),
+    },
+    "travisci.md": {
+        "sale": ("not_stated", [], False, "Selling is not addressed."),
+        "sharing_advertisers": ("not_stated", [], False,
+                                "No advertising or advertisers mentioned (only ad-choice pages to manage cookies, 136)."),
+        "sharing_third_parties": ("yes", [42, 44, 242, 192], False,
+                                  ("Customers and external service partners; cloud services (AWS, Google Cloud, Heroku), "
+                                   "Stripe, Zendesk, Mailchimp; transfers on a government or court order.")),
+        "law_enforcement": ("conditional", [192, 89], True,
+                            ("Only if obliged by a government or court order or authorised by law (192), but access data "
+                             "also go to third parties when the transfer 'serves criminal prosecution purposes' (89), "
+                             "not tied to a legal duty.")),
+        "collection_location": ("yes", [84, 82], True,
+                                "Only a country code in access data from mobile devices (84), beside the IP address (82)."),
+        "cookies_tracking": ("yes", [132, 139, 110, 138], False,
+                             "Cookies identifying returning visitors; Google Analytics cookies; Mailchimp web beacons."),
+        "opt_out_ads": ("yes", [136, 134], True,
+                        ("Cookies can be managed through the aboutads.info and youronlinechoices ad-choice pages (136), "
+                         "but no targeted advertising is described.")),
+        "deletion": ("yes", [200, 202, 52], False, "Right to request erasure, by email to data@travis-ci.com."),
+        "access_correction": ("yes", [199, 202, 201], False,
+                              "Right to access stored data and to amend or rectify it, by email to data@travis-ci.com."),
+        "retention": ("yes", [208, 209, 119, 210], True,
+                      ("Only rules: as long as necessary, generally the contract's duration or the legal retention "
+                       "periods of the HGB and AO; newsletter data until unsubscribing; no period.")),
+        "security": ("yes", [211, 213, 218, 219], False,
+                     "Technical and organisational measures; SSL/TLS; isolated build environments disposed of after each run."),
+        "children": ("not_stated", [], False, "Children are not mentioned."),
+        "international_transfer": ("yes", [43, 216, 105, 193], False,
+                                   "Data transferred outside the EU; code run on servers in the USA; Mailchimp servers in the USA."),
+        "policy_changes": ("not_stated", [], False,
+                           "Only 'We are entitled to amend this privacy policy' (225); no word on telling users."),
+        "ai_training": ("not_stated", [], False, "No AI or model training mentioned."),
+        "contact_dpo": ("yes", [226, 202, 9], False, "A data protection officer reachable at data@travis-ci.com."),
+    },
 }
 
 
