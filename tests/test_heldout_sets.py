@@ -31,12 +31,13 @@ SETS = {"heldout": "answers_heldout.jsonl", "heldout2": "answers_heldout2.jsonl"
         "heldout4": "answers_heldout4.jsonl", "heldout5": "answers_heldout5.jsonl",
         "heldout6": "answers_heldout6.jsonl", "heldout7": "answers_heldout7.jsonl",
         "heldout8": "answers_heldout8.jsonl", "heldout9": "answers_heldout9.jsonl",
-        "heldout10": "answers_heldout10.jsonl", "heldout11": "answers_heldout11.jsonl"}
+        "heldout10": "answers_heldout10.jsonl", "heldout11": "answers_heldout11.jsonl",
+        "heldout12": "answers_heldout12.jsonl"}
 LABEL_MODULES = {"heldout2": "lab.heldout2_labels", "heldout3": "lab.heldout3_labels", "heldout4": "lab.heldout4_labels",
                  "heldout5": "lab.heldout5_labels", "heldout6": "lab.heldout6_labels",
                  "heldout7": "lab.heldout7_labels", "heldout8": "lab.heldout8_labels",
                  "heldout9": "lab.heldout9_labels", "heldout10": "lab.heldout10_labels",
-                 "heldout11": "lab.heldout11_labels"}
+                 "heldout11": "lab.heldout11_labels", "heldout12": "lab.heldout12_labels"}
 
 
 def _index(name: str) -> list[dict[str, str]]:
@@ -89,7 +90,7 @@ def test_set_is_written_by_its_label_module(name):
 
 
 @pytest.mark.parametrize("name", ["heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8",
-                                  "heldout9", "heldout10", "heldout11"])
+                                  "heldout9", "heldout10", "heldout11", "heldout12"])
 def test_a_later_set_shares_no_policy_or_service_with_the_earlier_sets(name):
     later = _index(name)
     earlier = [row for other in list(SETS)[:list(SETS).index(name)] for row in _index(other)]
