@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads
     from assistant.ingest.pipeline import IngestPipeline, IngestResult
     from assistant.ingest.repair import RepairReport, StoreHealth
     from assistant.ingest.tagging import SentenceTagging
+    from assistant.models.answer_sentences.model import AnswerSentenceScorer
     from assistant.models.attributes.model import AttributeClassifier
     from assistant.models.facets.model import FacetClassifier
     from assistant.models.piextract.model import PIExtractTagger
@@ -40,6 +41,7 @@ if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads
     from assistant.models.retriever.model import Embedder
     from assistant.retrieval.across import SearchResults
     from assistant.retrieval.search import SentenceSearch
+    from assistant.understanding.question import QuestionUnderstanding
 
 __all__ = ["Assistant"]
 
@@ -105,6 +107,13 @@ class Assistant:
         return FacetClassifier.load()
 
     @cached_property
+    def answer_scorer(self) -> AnswerSentenceScorer:
+        """Which of a facet's sentences a reader would quote first (weights/answer_sentences/)."""
+        from assistant.models.answer_sentences.model import AnswerSentenceScorer  # lazy: see the module docstring
+
+        return AnswerSentenceScorer.load()
+
+    @cached_property
     def practice_classifier(self) -> PracticeClassifier:
         from assistant.models.practices.model import PracticeClassifier  # lazy: see the module docstring
 
@@ -160,20 +169,26 @@ class Assistant:
         return SentenceSearch(self.store, self.retriever, GLANCE_QUESTIONS.values())  # the profile's, embedded once
 
     @cached_property
-    def answer_pipeline(self) -> AnswerPipeline:
-        from assistant.answering.pipeline import AnswerPipeline  # lazy: see the module docstring
+    def understanding(self) -> QuestionUnderstanding:
+        """The question stage: its type, facet, and whether the policy can answer it at all."""
         from assistant.understanding.facets import GLANCE_QUESTIONS  # lazy: see the module docstring
         from assistant.understanding.question import QuestionUnderstanding  # lazy: see the module docstring
+
+        return QuestionUnderstanding(self.embedder, self.question_classifier, self.facet_classifier,
+                                     self.parameters.category_confidence, GLANCE_QUESTIONS.values())
+
+    @cached_property
+    def answer_pipeline(self) -> AnswerPipeline:
+        from assistant.answering.pipeline import AnswerPipeline  # lazy: see the module docstring
         from assistant.understanding.span import SpanReading  # lazy: see the module docstring
 
-        understanding = QuestionUnderstanding(self.embedder, self.question_classifier, self.facet_classifier,
-                                              self.parameters.category_confidence, GLANCE_QUESTIONS.values())
-        return AnswerPipeline(understanding, self.search, SpanReading(lambda: self.reader), self.parameters)
+        return AnswerPipeline(self.understanding, self.search, SpanReading(lambda: self.reader), self.parameters,
+                              self.answer_scorer)
 
     def load_models(self) -> None:
         """Load every model and build both pipelines now rather than on first use (a server, before it listens)."""
-        for part in ("embedder", "retriever", "question_classifier", "facet_classifier", "practice_classifier", "reader", "policyie",
-                     "ingest_pipeline", "answer_pipeline"):
+        for part in ("embedder", "retriever", "question_classifier", "facet_classifier", "answer_scorer",
+                     "practice_classifier", "reader", "policyie", "ingest_pipeline", "answer_pipeline"):
             getattr(self, part)
 
     # -- policies ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from assistant.answering.ranking import EvidenceRanking, rank_evidence
 from assistant.answering.selection import Selection, SelectionParameters, select
 from assistant.answering.verdict import Verdict, decide
 from assistant.foundation.types import Answer, PolicyVersion
+from assistant.models.answer_sentences.model import AnswerSentenceScorer
 from assistant.retrieval.search import SentenceSearch
 from assistant.understanding.question import QuestionUnderstanding
 from assistant.understanding.span import SpanReading
@@ -16,18 +17,22 @@ class AnswerPipeline:
     """Answers a question from one stored policy version; each stage is its own module."""
 
     def __init__(self, understanding: QuestionUnderstanding, search: SentenceSearch, reading: SpanReading,
-                 parameters: SelectionParameters) -> None:
+                 parameters: SelectionParameters, answer_scorer: AnswerSentenceScorer | None = None) -> None:
+        """`answer_scorer`: which of the facet's sentences to quote first (none: the ranking's order)."""
         self.understanding = understanding
         self.search = search
         self.reading = reading
         self.parameters = parameters
+        self.answer_scorer = answer_scorer
 
     def rank(self, question: str, version: PolicyVersion) -> EvidenceRanking:
         """The version's candidate sentences for `question`, best first (or why there are none)."""
         understood = self.understanding.run(question)
         sentences = self.search.sentences(version) if understood.reason is None else []
         relevance = self.search.run(version, understood.text) if understood.reason is None else None
-        return rank_evidence(understood, version, sentences, relevance, self.parameters)
+        answer_scores = None if relevance is None or self.answer_scorer is None or understood.facet is None else (
+            self.answer_scorer.scores(understood.facet, self.search.vectors(version)))
+        return rank_evidence(understood, version, sentences, relevance, self.parameters, answer_scores)
 
     def decide(self, question: str, version: PolicyVersion, top_k: int = 3) -> tuple[EvidenceRanking, Verdict]:
         """The ranking and the verdict decided on it, without reading a span."""

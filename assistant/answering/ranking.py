@@ -28,6 +28,8 @@ class ScoredSentence:
     relevance: float  # the scorer's probability alone: does this sentence answer the question?
     selection_logit: float  # relevance plus topic score: ranks and selects evidence
     practice_match: float = 0.0  # how well its practices match the question's (assistant.answering.selection)
+    # what the answer-sentence scorer adds when the first quote is chosen (assistant.models.answer_sentences)
+    answer_score: float = 0.0
 
     @property
     def score(self) -> float:
@@ -49,7 +51,8 @@ class EvidenceRanking:
 
 
 def rank_evidence(question: UnderstoodQuestion, version: PolicyVersion, sentences: list[Sentence],
-                  relevance: np.ndarray | None, parameters: SelectionParameters) -> EvidenceRanking:
+                  relevance: np.ndarray | None, parameters: SelectionParameters,
+                  answer_scores: np.ndarray | None = None) -> EvidenceRanking:
     """Stage: rank the version's sentences (their relevance logits from retrieval) for the question.
 
     1. A question the classifier refused is ranked against nothing (`reason` says why).
@@ -60,6 +63,8 @@ def rank_evidence(question: UnderstoodQuestion, version: PolicyVersion, sentence
     3. Every sentence's logit gets its topic score (`practice_match_weight` × how well its
        practices match the question's); the best `candidates` are ranked by that selection logit,
        then every other sentence that uses the question's facet words (`facet_candidates`).
+    4. Each candidate carries its answer score (`answer_scores`, in document order; none: 0), which only the
+       choice of the first quote reads.
     """
     kind = {"question_type": question.question_type, "facet": question.facet}
     if question.reason is not None or relevance is None:
@@ -74,8 +79,9 @@ def rank_evidence(question: UnderstoodQuestion, version: PolicyVersion, sentence
     scores = relevance + topic
     positions = rank_candidates(relevance, topic, parameters.candidates)
     positions += facet_candidates(BY_NAME.get(question.facet), sentences, relevance, scores, set(positions))
-    ranked = [ScoredSentence(sentences[i], float(sigmoid(relevance[i])), float(scores[i]), float(match[i]))
-              for i in positions]
+    answer = np.zeros(len(sentences)) if answer_scores is None else answer_scores
+    ranked = [ScoredSentence(sentences[i], float(sigmoid(relevance[i])), float(scores[i]), float(match[i]),
+                             float(answer[i])) for i in positions]
     return EvidenceRanking(question.text, version, None, 0.0, ranked, **kind)
 
 

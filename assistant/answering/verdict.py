@@ -164,7 +164,8 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
 
 
 def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
-    """The best candidate that speaks of the facet (the best candidate when the facet is unknown).
+    """The best candidate that speaks of the facet (the best candidate when the facet is unknown), by its
+    selection logit plus its answer score (`ScoredSentence.answer_score`).
 
     Among the first `PREFER_DEPTH` that speak of it, a sentence that states the practice is preferred
     over a heading, a definition ("A cookie is a small text file …") or one of the facet's asides (a
@@ -179,7 +180,9 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     wherever it stands)."""
     if facet is None:
         return 0 if ranking.ranked else None
-    matching = [i for i, r in enumerate(ranking.ranked) if facet.addressed_by(r.sentence.text)]
+    # the facet's sentences, those a reader would quote first (the answer-sentence scorer's word) moved up
+    matching = sorted((i for i, r in enumerate(ranking.ranked) if facet.addressed_by(r.sentence.text)),
+                      key=lambda i: -(ranking.ranked[i].selection_logit + ranking.ranked[i].answer_score))
     if not matching:
         return None
     window = matching[:PREFER_DEPTH]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
@@ -542,6 +543,25 @@ def train_facets() -> None:
     from assistant.understanding.facets import facet_rules  # lazy: see the module docstring
 
     train(facet_rules(), log=console.print)
+
+
+@train_app.command("answer-sentences")
+@_friendly_errors
+def train_answer_sentences(
+    policies_root: Annotated[Path, typer.Option(
+        "--policies-root", help="Where scripts/heldout_policies.py rebuilt the held-out sets' policies.")] = Path("data"),
+    home: Annotated[Path | None, typer.Option(
+        "--home", help="Keep the sets' stores here (a second run reads them back); default: a throwaway folder.")] = None,
+) -> None:
+    """Fit the answer-sentence scorer on the answers sets' labelled sentences into weights/answer_sentences/
+    (ingests the sets' 90 policies: about ten minutes, a minute with --home kept)."""
+    from assistant.evaluation.answer_sentences import train  # lazy: see the module docstring
+
+    if home is not None:
+        train(policies_root, home, log=console.print)
+        return
+    with tempfile.TemporaryDirectory(prefix="answer-sentences-") as folder:
+        train(policies_root, Path(folder), log=console.print)
 
 
 @train_app.command("categories")
