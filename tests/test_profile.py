@@ -38,7 +38,7 @@ def recomputed(assistant, version):
     understanding = QuestionUnderstanding(assistant.embedder, assistant.question_classifier, assistant.facet_classifier,
                                           assistant.parameters.category_confidence)
     pipeline = AnswerPipeline(understanding, SentenceSearch(assistant.store, assistant.retriever),
-                              SpanReading(lambda: None), assistant.parameters)
+                              SpanReading(lambda: None), assistant.parameters, assistant.answer_scorer)
     return glance(pipeline, version, attributes=assistant.attribute_heads, piextract=assistant.piextract)
 
 

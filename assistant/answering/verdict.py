@@ -172,7 +172,7 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     merger under "sharing"); when none of them does (rows of a table of uses), the first further down that
     does; of a two-part question, the ones that speak of both parts (`Facet.covers_parts`); among those, for
     facets that policies deny in one sentence ("we do not sell …", `denials_first`), an explicit denial among
-    the first `DENIAL_DEPTH` is preferred (the best-ranked one is often a related aside: "if you believe your
+    the first `DENIAL_DEPTH` in the ranking's order is preferred (the best-ranked one is often a related aside: "if you believe your
     child has given us information …") unless it is limited to some products or purposes (`_SCOPED`), then one
     with the facet's preferred words ("you can request …", "questions about this policy", "disclose … in
     response to a subpoena") among all of them, unless its logit is `PREFERRED_MARGIN` below the best (for
@@ -192,8 +192,10 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     # a two-part question ("Can I see my data and correct it?"): what you can do about both parts first
     stated = [i for i in stated if facet.covers_parts(ranking.question, ranking.ranked[i].sentence.text)
               and facet.preferred is not None and facet.preferred.search(ranking.ranked[i].sentence.text)] or stated
+    # the denials in the ranking's own order: the scorer's order let a CCPA "we do not 'sell' or 'share'" come
+    # before the advertising partners a policy lists (lab.answer_sentence_study: two verdicts on sets 3 and 11)
     denial = None if not facet.denials_first else next(
-        (i for i in stated[:DENIAL_DEPTH] if denied(ranking.ranked[i].sentence.facts, ranking.ranked[i].sentence.text)
+        (i for i in sorted(stated)[:DENIAL_DEPTH] if denied(ranking.ranked[i].sentence.facts, ranking.ranked[i].sentence.text)
          and not _SCOPED.search(ranking.ranked[i].sentence.text)), None)
     floor = ranking.ranked[window[0]].selection_logit - PREFERRED_MARGIN
     # a facet whose preferred sentences are searched in the whole policy looks for them beyond the window too
