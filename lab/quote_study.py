@@ -7,7 +7,7 @@ the scores of `assistant eval answers` (first quote, verdicts, not-stated P/R) a
 every item whose first quote does not support the gold verdict, with the facet's candidates. A
 change to ranking needs `rank` again; a change to the verdict stage needs only `score`.
 
-    .venv/bin/python -m lab.quote_study rank --out /tmp/dev.pkl --home /tmp/h-dev [--data F --policies D]
+    .venv/bin/python -m lab.quote_study rank --out /tmp/dev.pkl --home /tmp/h-dev [--set NAME | --data F --policies D]
     .venv/bin/python -m lab.quote_study score /tmp/dev.pkl [--misses]
 """
 from __future__ import annotations
@@ -19,9 +19,9 @@ from pathlib import Path
 
 from assistant.answering.selection import select
 from assistant.answering.verdict import decide
-from assistant.corpora import corpus_dir
 from assistant.engine import Assistant
-from assistant.evaluation.answers import ANSWERS_FILE, AnswersReport, ItemResult, _policy_name, load_items
+from assistant.evaluation.answers import AnswersReport, ItemResult, _policy_name, load_items
+from assistant.evaluation.sets import DEV, find_set
 from assistant.foundation.settings import Settings
 from assistant.understanding.facets import BY_NAME
 
@@ -91,8 +91,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
     r = sub.add_parser("rank")
-    r.add_argument("--data", type=Path, default=ANSWERS_FILE)
-    r.add_argument("--policies", type=Path, default=None)
+    r.add_argument("--set", default=DEV, help="an answers set (assistant.evaluation.sets; default dev)")
+    r.add_argument("--data", type=Path, default=None, help="a JSON Lines file instead of the set's")
+    r.add_argument("--policies", type=Path, default=None, help="its policies folder (default: the set's)")
     r.add_argument("--home", type=Path, required=True)
     r.add_argument("--out", type=Path, required=True)
     s = sub.add_parser("score")
@@ -101,7 +102,8 @@ def main() -> None:
     s.add_argument("--dump", type=Path, help="write each item's verdict and first quote here (JSON), to compare runs")
     args = parser.parse_args()
     if args.command == "rank":
-        rank(args.data, args.policies or corpus_dir("opp115") / "sanitized_policies", args.home, args.out)
+        answers_set = find_set(args.set)
+        rank(args.data or answers_set.answers, args.policies or answers_set.require_policies(), args.home, args.out)
     else:
         score(args.path, args.misses, args.dump)
 

@@ -1,55 +1,34 @@
-"""Rebuild a held-out answers set's policies (data/SET/policies/): current privacy policies published in
-public git repositories (by their owners, or archived by Open Terms Archive), each pinned to a
-repository, commit and path in data/SET/policies.tsv.
+"""Rebuild an answers set's policies (sets/answers/NAME/policies/): current privacy policies published in public git
+repositories (by their owners, or archived by Open Terms Archive), each pinned to a repository, commit, path and
+sha256 in the set's policies.tsv.
 
-    python scripts/heldout_policies.py --mirrors DIR                 # first set, from git copies DIR/OWNER+NAME/repo
-    python scripts/heldout_policies.py --set heldout2 --download     # second set, from github.com
-    python scripts/heldout_policies.py --set heldout3 --mirrors DIR  # third set
-    python scripts/heldout_policies.py --set heldout4 --mirrors DIR  # fourth set
-    python scripts/heldout_policies.py --set heldout5 --mirrors DIR  # fifth set
-    python scripts/heldout_policies.py --set heldout6 --mirrors DIR  # sixth set
-    python scripts/heldout_policies.py --set heldout7 --mirrors DIR  # seventh set
-    python scripts/heldout_policies.py --set heldout8 --mirrors DIR  # eighth set
-    python scripts/heldout_policies.py --set heldout9 --mirrors DIR  # ninth set
-    python scripts/heldout_policies.py --set heldout10 --mirrors DIR # tenth set
-    python scripts/heldout_policies.py --set heldout11 --mirrors DIR # eleventh set
-    python scripts/heldout_policies.py --set heldout12 --mirrors DIR # twelfth set
+    python scripts/heldout_policies.py --set heldout12 --mirrors DIR   # from git copies DIR/OWNER+NAME/repo
+    python scripts/heldout_policies.py --all --mirrors DIR             # every set with pinned policies
+    python scripts/heldout_policies.py --set heldout2 --download       # from github.com
+    ASSISTANT_MIRRORS=DIR python scripts/heldout_policies.py --all     # the git copies named by the environment
 
-The files are the published texts, written byte for byte; the folder is ignored by git (the documents
-are not ours to redistribute). Only the questions (assistant/evaluation/data/answers_SET.jsonl) are in
-the repository; score them with
+The files are the published texts, written byte for byte; the folder is ignored by git (the documents are not ours
+to redistribute). The dev set's policies are OPP-115's, read from the bundled corpus: nothing to rebuild. Score a
+set with
 
-    assistant eval answers --data assistant/evaluation/data/answers_heldout.jsonl --policies data/heldout/policies
-    assistant eval answers --data assistant/evaluation/data/answers_heldout2.jsonl --policies data/heldout2/policies
-    assistant eval answers --data assistant/evaluation/data/answers_heldout3.jsonl --policies data/heldout3/policies
-    assistant eval answers --data assistant/evaluation/data/answers_heldout4.jsonl --policies data/heldout4/policies
-    assistant eval answers --data assistant/evaluation/data/answers_heldout5.jsonl --policies data/heldout5/policies
-    assistant eval answers --data assistant/evaluation/data/answers_heldout6.jsonl --policies data/heldout6/policies
-    assistant eval answers --data assistant/evaluation/data/answers_heldout7.jsonl --policies data/heldout7/policies
-    assistant eval answers --data assistant/evaluation/data/answers_heldout8.jsonl --policies data/heldout8/policies
-    assistant eval answers --data assistant/evaluation/data/answers_heldout9.jsonl --policies data/heldout9/policies
-    assistant eval answers --data assistant/evaluation/data/answers_heldout10.jsonl --policies data/heldout10/policies
-    assistant eval answers --data assistant/evaluation/data/answers_heldout11.jsonl --policies data/heldout11/policies
-    assistant eval answers --data assistant/evaluation/data/answers_heldout12.jsonl --policies data/heldout12/policies
+    assistant eval answers --set heldout12
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import subprocess
 import sys
 import urllib.error
 from pathlib import Path
 
-from pinned_sources import add_source_options, read_pinned, read_tsv
+from pinned_sources import read_pinned, read_tsv
 
-DATA = Path(__file__).resolve().parent.parent / "data"
-SETS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8",
-        "heldout9", "heldout10", "heldout11", "heldout12")
-FOLDER = DATA / "heldout"
+MIRRORS_ENV = "ASSISTANT_MIRRORS"
 
 
-def read_index(folder: Path = FOLDER) -> list[dict[str, str]]:
+def read_index(folder: Path) -> list[dict[str, str]]:
     """The pinned policies: file, organisation, repository, commit, path, last_changed (and, from the second
     set on, sha256: the file's digest, checked after each rebuild)."""
     return read_tsv(folder / "policies.tsv")
@@ -70,19 +49,48 @@ def fetch(row: dict[str, str], mirrors: Path | None) -> bytes:
     return data
 
 
+def rebuild(folder: Path, mirrors: Path | None) -> int:
+    """Write the pinned policies of the set in `folder` into `folder`/policies/; how many."""
+    rows = read_index(folder)
+    for row in rows:
+        destination = folder / "policies" / row["file"]
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        destination.write_bytes(fetch(row, mirrors))
+    return len(rows)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_source_options(parser)
-    parser.add_argument("--set", choices=SETS, default="heldout", help="which held-out set (default: heldout)")
-    parser.add_argument("--folder", type=Path, help="the set's folder (default: data/SET)")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--set", dest="name", help="the answers set (sets/answers/NAME/)")
+    which.add_argument("--all", action="store_true", help="every set whose policies are pinned files")
+    which.add_argument("--folder", type=Path, help="a set's folder given by path (holding its policies.tsv)")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--mirrors", type=Path, help=f"folder of git copies named OWNER+NAME/repo "
+                                                     f"(default: ${MIRRORS_ENV})")
+    source.add_argument("--download", action="store_true", help="fetch each file from github.com")
     args = parser.parse_args()
-    args.folder = args.folder or DATA / args.set
-    rows = read_index(args.folder)
-    for row in rows:
-        destination = args.folder / "policies" / row["file"]
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        destination.write_bytes(fetch(row, args.mirrors))
-    print(f"{len(rows)} policies written under {args.folder / 'policies'}", file=sys.stderr)
+    mirrors = args.mirrors or (Path(os.environ[MIRRORS_ENV]) if os.environ.get(MIRRORS_ENV) else None)
+    if mirrors is None and not args.download:
+        parser.error(f"say where the files come from: --mirrors DIR, ${MIRRORS_ENV}, or --download")
+    if args.folder is not None:
+        folders = [args.folder]
+    else:
+        from assistant.evaluation.sets import all_sets, find_set  # the one place that knows where sets live
+        from assistant.foundation.errors import AssistantError
+
+        try:
+            sets = all_sets() if args.all else [find_set(args.name)]
+        except AssistantError as error:
+            raise SystemExit(str(error)) from None
+        for answers_set in sets:
+            if answers_set.corpus is not None:
+                print(f"{answers_set.name}: its policies are {answers_set.corpus}'s, read from the bundled corpus; "
+                      "nothing to rebuild", file=sys.stderr)
+        folders = [s.folder for s in sets if s.corpus is None]
+    for folder in folders:
+        count = rebuild(folder, None if args.download else mirrors)
+        print(f"{count} policies written under {folder / 'policies'}", file=sys.stderr)
     return 0
 
 

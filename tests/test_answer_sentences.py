@@ -94,9 +94,16 @@ def test_fitting_gives_a_head_to_each_facet_with_enough_labelled_sentences_and_l
 
 
 def test_training_without_a_held_out_sets_policies_is_a_one_line_error(tmp_path):
+    import shutil
+
     from assistant.evaluation.answer_sentences import training_sets
+    from assistant.evaluation.sets import all_sets
     from assistant.foundation.errors import AssistantError
 
-    with pytest.raises(AssistantError, match=r"heldout/policies: not found; rebuild it with python "
-                                             r"scripts/heldout_policies\.py --set heldout"):
+    for answers_set in all_sets():  # the sets without their policies
+        (tmp_path / answers_set.name).mkdir()
+        for path in (answers_set.answers, answers_set.index):
+            shutil.copy(path, tmp_path / answers_set.name / path.name)
+    with pytest.raises(AssistantError, match=r"heldout1/policies: not found; rebuild it with python "
+                                             r"scripts/heldout_policies\.py --set heldout1"):
         training_sets(tmp_path)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from assistant.models.facets.model import NONE, FacetClassifier
+from assistant.evaluation.sets import find_set
 from assistant.models.facets.train import WORDING_SETS, load_labelled, written_questions
 from assistant.understanding.facets import GLANCE_QUESTIONS, facet_of, facet_rules
 
@@ -26,6 +27,10 @@ BEYOND_RULES = {
 NO_FACET = ("What information do they collect?", "What do they use my data for?")
 
 
+def _wordings() -> dict[str, Path]:
+    return {name: find_set(name).answers for name in WORDING_SETS}
+
+
 @pytest.fixture(scope="module")
 def classifier() -> FacetClassifier:
     return FacetClassifier.load()
@@ -37,10 +42,9 @@ def test_labelled_data_is_well_formed_and_the_splits_are_disjoint():
     assert {q.facet for q in train + test} <= set(LABELS)
     assert len({q.question.lower() for q in train}) == len(train)
     # the fourth held-out set's wordings are never trained on
-    heldout4 = {json.loads(line)["question"] for line in
-                Path("assistant/evaluation/data/answers_heldout4.jsonl").read_text().splitlines()}
-    assert not heldout4 & {q.question for q in written_questions(facet_rules())}
-    assert "answers_heldout4.jsonl" not in WORDING_SETS
+    heldout4 = {json.loads(line)["question"] for line in find_set("heldout4").answers.read_text().splitlines()}
+    assert not heldout4 & {q.question for q in written_questions(facet_rules(), _wordings())}
+    assert "heldout4" not in WORDING_SETS
 
 
 def test_the_model_names_facets_the_rules_miss(classifier, embedder):
@@ -74,7 +78,7 @@ def test_the_question_stage_reads_the_facet_from_the_model(amazon):
 def test_training_writes_a_release_with_its_manifest(tmp_path):
     from assistant.models.facets.train import train
 
-    manifest = json.loads(train(facet_rules(), tmp_path / "facets", log=lambda _: None).read_text())
+    manifest = json.loads(train(facet_rules(), _wordings(), tmp_path / "facets", log=lambda _: None).read_text())
     assert manifest["command"] == "assistant train facets"
     selection = manifest["metrics"]["selection"]
     cross = selection["privacyqa_train_5_fold"]

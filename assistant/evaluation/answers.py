@@ -1,10 +1,13 @@
-"""Does a person get the right answer? `assistant eval answers [--data FILE --policies DIR] [--json]`.
+"""Does a person get the right answer? `assistant eval answers [--set NAME ... | --all | --data FILE --policies DIR]
+[--json]`.
 
 FILE is JSON Lines, one question per line: `{"policy_file": "name.html", "question": "…", "verdict":
 "yes|no|conditional|not_stated", "ambiguous": false}` (other keys are kept, `evidence` is read when
 present: the sentence numbers that support the verdict). The policy files are read from DIR (HTML,
-Markdown, text), each ingested once into a throwaway store. Without `--data` it runs the bundled
-answers set (`data/answers_dev.jsonl`, its procedure in `data/README.md`) over the OPP-115 policies.
+Markdown, text), each ingested once into a throwaway store. Without `--data` it runs the dev answers set
+(`sets/answers/dev/`, its procedure in its README.md) over the OPP-115 policies; `--set NAME` runs a set of
+`assistant.evaluation.sets` (its answers.jsonl over its policies/), and several sets are scored each on its own and
+pooled (`run_sets`, `pooled`).
 
 Scores (percentages), on the items not marked ambiguous:
 
@@ -29,12 +32,11 @@ from typing import Any
 from assistant.corpora import corpus_dir
 from assistant.engine import Assistant
 from assistant.evaluation.metrics import binary_score, percent
+from assistant.evaluation.sets import DEV, AnswersSet, find_set
 from assistant.foundation.errors import AssistantError
-from assistant.foundation.resources import package_path
 from assistant.foundation.settings import Settings
 from assistant.foundation.types import ProgressCallback
 
-ANSWERS_FILE = package_path("evaluation", "data", "answers_dev.jsonl")
 VERDICTS = ("yes", "no", "conditional", "not_stated")
 MIN_MATCH_CHARS = 20  # a shorter fragment ("Yes.") matches only exactly
 
@@ -155,8 +157,12 @@ def load_items(path: Path) -> list[AnswerItem]:
 
 def run_answers(data: Path | None = None, policies: Path | None = None, progress: ProgressCallback | None = None,
                 **models: Any) -> AnswersReport:
-    """Ingest each policy once into a temporary store, ask every item's question, and score."""
-    items = load_items(data or ANSWERS_FILE)
+    """Ingest each policy once into a temporary store, ask every item's question, and score (without `data`: the
+    dev set)."""
+    if data is None:
+        dev = find_set(DEV)
+        data, policies = dev.answers, policies or dev.policies
+    items = load_items(data)
     folder = policies or corpus_dir("opp115") / "sanitized_policies"
     kept = [item for item in items if not item.ambiguous]
     files = sorted({item.policy_file for item in kept})
@@ -183,3 +189,16 @@ def run_answers(data: Path | None = None, policies: Path | None = None, progress
             if "store" in assistant.__dict__:
                 assistant.store.close()
     return AnswersReport(results, len(items) - len(kept))
+
+
+def run_sets(sets: list[AnswersSet], progress: ProgressCallback | None = None,
+             **models: Any) -> dict[str, AnswersReport]:
+    """Each set scored on its own (its answers over its policies; a missing policies folder is a one-line error
+    saying the command that rebuilds it)."""
+    return {s.name: run_answers(s.answers, s.require_policies(), progress=progress, **models) for s in sets}
+
+
+def pooled(reports: list[AnswersReport]) -> AnswersReport:
+    """The sets' items scored as one set: each figure over every set's items, not an average of the sets'."""
+    return AnswersReport([r for report in reports for r in report.results],
+                         sum(report.skipped_ambiguous for report in reports))

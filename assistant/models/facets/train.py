@@ -6,7 +6,8 @@ cross-validation on the train questions, keeping every wording of the tuning ans
 right when that set is left out. The release is written to weights/facets/ with its manifest.
 
 The word rules come in as `FacetRules` (`assistant.understanding.facets.facet_rules()`, passed by the command
-line): a model package imports nothing from the layers above it."""
+line), and so do the tuning answers sets' files (`WORDING_SETS`, found by `assistant.evaluation.sets`): a model
+package imports nothing from the layers above it."""
 from __future__ import annotations
 
 import json
@@ -19,6 +20,7 @@ import numpy as np
 from assistant.foundation.releases import write_manifest
 from assistant.foundation.resources import package_path
 from assistant.models.facets.model import NONE, RELEASE_DIR, FacetClassifier
+from assistant.models.retriever.model import Embedder
 
 DATA_DIR = package_path("models", "facets", "data")
 C_GRID = (1.0, 4.0, 16.0, 64.0)
@@ -26,8 +28,9 @@ THRESHOLDS = tuple(round(float(t), 2) for t in np.arange(0.3, 0.96, 0.05))
 NONE_THRESHOLDS = (*THRESHOLDS, 1.01)  # 1.01: the model's `none` never overrules a facet the rules name
 FOLDS = 5
 # Our wordings of the 16 at-a-glance questions, from the answers sets that are tuning sets (never the
-# fourth held-out set, which checks the answers on questions and policies nothing was tuned on).
-WORDING_SETS = ("answers_dev.jsonl", "answers_heldout.jsonl", "answers_heldout2.jsonl", "answers_heldout3.jsonl")
+# fourth held-out set, which checks the answers on questions and policies nothing was tuned on); the command line
+# hands in each one's answers file.
+WORDING_SETS = ("dev", "heldout1", "heldout2", "heldout3")
 
 
 @dataclass(frozen=True)
@@ -58,18 +61,18 @@ def load_labelled(split: str) -> list[LabelledQuestion]:
     return [LabelledQuestion(question, facet, f"privacyqa_{split}") for _, facet, question in rows]
 
 
-def written_questions(rules: FacetRules) -> list[LabelledQuestion]:
-    """Our questions: the at-a-glance ones, the tuning answers sets' wordings of them, and `data/written.tsv`
-    (more wordings of the facets PrivacyQA's app-store questions rarely ask about, and general questions about
-    no facet), each once. A question in a tuning answers set has that set's file name as its `source` (the
-    first such set), the others "written"."""
+def written_questions(rules: FacetRules, wordings: Mapping[str, Path]) -> list[LabelledQuestion]:
+    """Our questions: the at-a-glance ones, the tuning answers sets' wordings of them (`wordings`: set name →
+    its answers file, JSON Lines), and `data/written.tsv` (more wordings of the facets PrivacyQA's app-store
+    questions rarely ask about, and general questions about no facet), each once. A question in a tuning answers
+    set has that set's name as its `source` (the first such set), the others "written"."""
     found = {question: facet for facet, question in rules.questions.items()}
     for line in (DATA_DIR / "written.tsv").read_text(encoding="utf-8").splitlines()[1:]:
         facet, question = line.split("\t")
         found.setdefault(question, facet)
     sources: dict[str, str] = {}
-    for name in WORDING_SETS:
-        for line in package_path("evaluation", "data", name).read_text(encoding="utf-8").splitlines():
+    for name, path in wordings.items():
+        for line in path.read_text(encoding="utf-8").splitlines():
             item = json.loads(line)
             sources.setdefault(item["question"], name)
             if item.get("facet"):
@@ -121,19 +124,17 @@ def fit(vectors: np.ndarray, targets_named: list[str], labels: list[str], c: flo
 
 
 def embed(questions: list[LabelledQuestion]) -> np.ndarray:
-    from assistant.models.retriever.model import Embedder  # the base model, as the question stage embeds
-
-    return Embedder().encode([q.question for q in questions])
+    return Embedder().encode([q.question for q in questions])  # the base model, as the question stage embeds
 
 
 def cross_validate(train: list[LabelledQuestion], vectors: np.ndarray, written: list[LabelledQuestion],
-                   written_vectors: np.ndarray, rules: FacetRules,
-                   log: Callable[[str], None]) -> tuple[float, float, float, dict]:
+                   written_vectors: np.ndarray, rules: FacetRules, log: Callable[[str], None],
+                   names: tuple[str, ...] = WORDING_SETS) -> tuple[float, float, float, dict]:
     """(C, threshold, none threshold, scores), chosen on two checks of the system (the model where it is confident, else the
     rules): 5-fold cross-validation on the PrivacyQA train questions (the written ones in every training fold),
-    and each tuning set's wordings left out in turn (trained on the rest). Among the cells that get at least as
-    many left-out wordings right as the rules do on every set, the best cross-validated macro F1 (accuracy
-    breaking ties)."""
+    and each tuning set's wordings (`names`: the sets among the sources of `written`) left out in turn (trained on
+    the rest). Among the cells that get at least as many left-out wordings right as the rules do on every set, the
+    best cross-validated macro F1 (accuracy breaking ties)."""
     rng = np.random.default_rng(13)
     fold_of = rng.permutation(len(train)) % FOLDS
     gold, said, labels = [q.facet for q in train], rule_facets(train, rules), rules.labels
@@ -147,12 +148,12 @@ def cross_validate(train: list[LabelledQuestion], vectors: np.ndarray, written: 
             targets = [label for label, h in zip(train_labels, held, strict=True) if not h] + [q.facet for q in written]
             probabilities[c][held] = fit(np.vstack([vectors[~held], written_vectors]), targets, labels,
                                          c).probabilities(vectors[held])
-        for name in WORDING_SETS:
+        for name in names:
             keep = np.array([source != name for source in sources])
             model = fit(np.vstack([vectors, written_vectors[keep]]),
                         train_labels + [q.facet for q, k in zip(written, keep, strict=True) if k], labels, c)
             left_out[c][name] = model.probabilities(written_vectors[~keep])
-    wordings = {name: [q for q, source in zip(written, sources, strict=True) if source == name] for name in WORDING_SETS}
+    wordings = {name: [q for q, source in zip(written, sources, strict=True) if source == name] for name in names}
     rules_left_out = {name: accuracy([q.facet for q in qs], rule_facets(qs, rules)) for name, qs in wordings.items()}
     grid = {}
     for c in C_GRID:
@@ -162,7 +163,7 @@ def cross_validate(train: list[LabelledQuestion], vectors: np.ndarray, written: 
                 wording_scores = {name: accuracy([q.facet for q in qs], combine(rule_facets(qs, rules), left_out[c][name],
                                                                                   labels, threshold, none_threshold))
                                   for name, qs in wordings.items()}
-                keeps_wordings = all(wording_scores[n] >= rules_left_out[n] for n in WORDING_SETS)
+                keeps_wordings = all(wording_scores[n] >= rules_left_out[n] for n in names)
                 grid[(c, threshold, none_threshold)] = (keeps_wordings, macro_f1(gold, predicted),
                                                         accuracy(gold, predicted), wording_scores)
     c, threshold, none_threshold = max(grid, key=lambda cell: grid[cell][:3])
@@ -172,18 +173,20 @@ def cross_validate(train: list[LabelledQuestion], vectors: np.ndarray, written: 
                                          "model_then_rules": {"macro_f1": round(f1, 1), "accuracy": round(acc, 1)}},
               "wordings_left_out_accuracy": {name: {"rules": round(rules_left_out[name], 1),
                                                     "model_then_rules": round(wording_scores[name], 1)}
-                                             for name in WORDING_SETS}}
+                                             for name in names}}
     log(f"chosen: C={c}, threshold={threshold}, none threshold={none_threshold}: {json.dumps(scores)}")
     return c, threshold, none_threshold, scores
 
 
-def train(rules: FacetRules, out: Path = RELEASE_DIR, log: Callable[[str], None] = print) -> Path:
-    """Fit and write the release; returns the manifest's path."""
-    train_questions, written = load_labelled("train"), written_questions(rules)
+def train(rules: FacetRules, wordings: Mapping[str, Path], out: Path = RELEASE_DIR,
+          log: Callable[[str], None] = print) -> Path:
+    """Fit and write the release (`wordings`: the tuning answers sets' files, `WORDING_SETS`); returns the
+    manifest's path."""
+    train_questions, written = load_labelled("train"), written_questions(rules, wordings)
     log(f"embedding {len(train_questions) + len(written)} questions…")
     vectors, written_vectors = embed(train_questions), embed(written)
     c, threshold, none_threshold, scores = cross_validate(train_questions, vectors, written, written_vectors, rules,
-                                                          log)
+                                                          log, tuple(wordings))
     model = fit(np.vstack([vectors, written_vectors]), [q.facet for q in train_questions + written], rules.labels, c)
     model = FacetClassifier(model.labels, model.weights, model.intercepts, threshold, none_threshold)
     model.save(out)
@@ -192,7 +195,7 @@ def train(rules: FacetRules, out: Path = RELEASE_DIR, log: Callable[[str], None]
         out,
         data={"train": {"privacyqa_train": len(train_questions), "written": len(written)}, "labels": counts,
               "files": ["assistant/models/facets/data/privacyqa_train.tsv", "assistant/models/facets/data/written.tsv",
-                        *(f"assistant/evaluation/data/{n}" for n in WORDING_SETS)]},
+                        *(f"answers set {name} ({path.name})" for name, path in wordings.items())]},
         command="assistant train facets",
         metrics={"selection": scores},
         recipe=(f"class-balanced softmax regression over the base model's question embedding; C from {list(C_GRID)} "
