@@ -1,0 +1,26 @@
+"""`assistant serve`: the HTTP API on one warm engine (docs/api.md)."""
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from assistant.foundation.settings import Settings
+from assistant.frontends.cli.common import console, friendly_errors
+
+
+@friendly_errors
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (a non-loopback one exposes the store).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8765,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        "--allow-origin", metavar="URL", help="A web origin whose pages may call the API (repeatable).")] = None,
+    threads: Annotated[int, typer.Option(
+        min=1, help="Torch threads for the models (1: short inputs gain nothing from more).")] = 1,
+) -> None:
+    """Serve the HTTP API (docs/api.md) on one warm engine; `ask`, `label` and `policies` then use it."""
+    from assistant.frontends.api import serve as serve_api  # lazy: FastAPI and the engine load only here
+
+    serve_api(Settings.from_env(), host, port, allow_origin or (), threads,
+              say=lambda line: console.print(line, markup=False, soft_wrap=True))
+
