@@ -49,11 +49,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rankings", required=True)
     parser.add_argument("--homes", required=True)
-    parser.add_argument("--policies-root", type=Path, default=Path("data"))
     parser.add_argument("--c", type=float, nargs="+", default=[3.0])
     parser.add_argument("--weight", type=float, nargs="+", default=[1.0])
     args = parser.parse_args()
-    sets = training_sets(args.policies_root)
+    sets = training_sets()  # the sets of assistant.evaluation.sets (ASSISTANT_SETS or the checkout's)
     sentences = {s.name: labelled_sentences(s, Path(args.homes.format(set=s.name))) for s in sets}
     before = {s.name: figures(Path(args.rankings.format(set=s.name))) for s in sets}
     held_out = [s.name for s in sets if s.name != "dev"]

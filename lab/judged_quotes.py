@@ -4,7 +4,8 @@
 labelled. A policy often says the same thing twice, so a quote can support the answer without being labelled.
 A judge who never saw the labels, the engine or the scores read each first quote the engine gave on a held-out
 set, in its place in the policy, and said whether it supports the gold answer (`supports`, `partly`, `no`). The
-procedure is in assistant/evaluation/data/README.md. This script asks the set's questions again and reports:
+procedure is in the set's README.md (sets/answers/heldout7/, heldout8/; the judgements in its
+judged_first_quotes.jsonl). This script asks the set's questions again and reports:
 
 - `strict`: the harness's figure (the quote is labelled);
 - `labelled_or_judged`: the quote is labelled, or the judge said it supports the answer;
@@ -21,9 +22,9 @@ import json
 from pathlib import Path
 
 from assistant.evaluation.answers import run_answers
+from assistant.evaluation.sets import find_set
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "assistant" / "evaluation" / "data"
+JUDGEMENTS = "judged_first_quotes.jsonl"  # in the set's folder
 
 
 def read_judgements(path: Path) -> dict[tuple[str, str, str], str]:
@@ -37,8 +38,9 @@ def _spaced(text: str) -> str:
 
 
 def judged_figures(set_name: str) -> dict[str, object]:
-    judgements = read_judgements(DATA / f"judged_first_quotes_{set_name}.jsonl")
-    report = run_answers(DATA / f"answers_{set_name}.jsonl", ROOT / "data" / set_name / "policies")
+    answers_set = find_set(set_name)
+    judgements = read_judgements(answers_set.folder / JUDGEMENTS)
+    report = run_answers(answers_set.answers, answers_set.require_policies())
     quoted = [r for r in report.results if r.item.verdict != "not_stated" and r.item.evidence_text]
     strict = judged = either = 0
     unjudged = []
@@ -58,7 +60,7 @@ def judged_figures(set_name: str) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", default="heldout8", help="a held-out set with a judgements file (default heldout8)")
+    parser.add_argument("--set", default="heldout8", help=f"a held-out set with a {JUDGEMENTS} (default heldout8)")
     print(json.dumps(judged_figures(parser.parse_args().set), indent=2, ensure_ascii=False))
 
 

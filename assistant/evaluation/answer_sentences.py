@@ -1,10 +1,11 @@
 """The labelled sentences the answer-sentence scorer learns from (`assistant train answer-sentences`).
 
 For each answers set (`assistant.evaluation.sets`: dev and held-out sets 1–11; the twelfth is kept for checking),
-its policies are ingested into a store of their own, every item's question is understood as the engine understands it, and each sentence of
-the policy that speaks of the question's facet (`Facet.addressed_by`) becomes a `LabelledSentence`: supporting
-when it is one of the sentences the item lists (`AnswerItem.supported_by`), else not. On a policy that does not
-address the facet (gold `not_stated`), every such sentence is an "other" one. Ambiguous items are left out.
+its policies are ingested into a store of their own, every item's question is understood as the engine understands
+it, and each sentence of the policy that speaks of the question's facet (`Facet.addressed_by`) becomes a
+`LabelledSentence`: supporting when it is one of the sentences the item lists (`AnswerItem.supported_by`), else not.
+On a policy that does not address the facet (gold `not_stated`), every such sentence is an "other" one. Ambiguous
+items are left out.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The answers sets: where they live and what each folder holds. The only code that knows where sets are.
 
 A set is a folder NAME/ under the sets root (`sets/answers/` in a checkout of the repository, or
-`ASSISTANT_SETS`), with
+`ASSISTANT_SETS`) that holds a `policies.tsv`, with
 
 - `answers.jsonl`: the questions with their gold verdicts and supporting sentences (`assistant eval answers`);
 - `policies.tsv`: its policy files, each pinned to a repository, commit, path (and sha256), or named in a
@@ -106,16 +106,17 @@ def _order(name: str) -> tuple[bool, str, int]:
 
 
 def all_sets(root: Path | None = None) -> list[AnswersSet]:
-    """Every set under the root (a folder with an `answers.jsonl`), dev first, then in number order."""
+    """Every set under the root (a folder with a `policies.tsv`; one being labelled may have no answers.jsonl yet),
+    dev first, then in number order."""
     root = root or sets_root()
-    names = [p.parent.name for p in root.glob("*/answers.jsonl")]
+    names = [p.parent.name for p in root.glob("*/policies.tsv")]
     return [AnswersSet(name, root / name) for name in sorted(names, key=_order)]
 
 
 def find_set(name: str, root: Path | None = None) -> AnswersSet:
     """The set called `name`; a one-line error listing the known ones when there is none."""
     root = root or sets_root()
-    if "/" in name or "\\" in name or name in ("", ".", "..") or not (root / name / "answers.jsonl").is_file():
+    if "/" in name or "\\" in name or name in ("", ".", "..") or not (root / name / "policies.tsv").is_file():
         known = ", ".join(s.name for s in all_sets(root)) or "none"
         raise AssistantError(f"Unknown answers set {name!r} (known: {known}).")
     return AnswersSet(name, root / name)
