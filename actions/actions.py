@@ -20,10 +20,6 @@ from actions.policy_names import mentioned, normalize, question_beyond_name, res
 from actions.runtime import run_engine
 from assistant.foundation.errors import AssistantError, InvalidQuestionError
 from assistant.foundation.settings import MAX_QUESTION_CHARS
-from assistant.understanding.across_question import question_for_each_policy
-from assistant.understanding.facets import facet_of
-from assistant.understanding.followups import Followup, resolve_followup
-from assistant.understanding.language import foreign_language
 
 logger = logging.getLogger(__name__)
 
@@ -65,8 +61,22 @@ def _ask_across(assistant: Any, question: str) -> dict:
     return assistant.ask_across(question).to_dict()
 
 
-def _foreign_language(_assistant: Any, text: str) -> str | None:
-    return foreign_language(text)
+def _foreign_language(assistant: Any, text: str) -> str | None:
+    return assistant.foreign_language(text)
+
+
+def _resolve_followup(assistant: Any, previous: str | None, message: str) -> Any:
+    """The engine's `Followup`: the question to ask, and what was carried over from the previous one."""
+    return assistant.resolve_followup(previous, message)
+
+
+def _facet_name(assistant: Any, words: str) -> str | None:
+    facet = assistant.facet_of(words)
+    return facet.name if facet else None
+
+
+def _question_for_each_policy(assistant: Any, text: str) -> str | None:
+    return assistant.question_for_each_policy(text)
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -104,7 +114,7 @@ def _policy_buttons(policies: list[dict]) -> list[dict]:
 
 
 async def answer(dispatcher: CollectingDispatcher, style: Style, question: str, policy: str,
-                 followup: Followup | None = None, switched: bool = False) -> list[EventType]:
+                 followup: Any = None, switched: bool = False) -> list[EventType]:
     """Ask the engine and show its answer (saying what a follow-up was taken to mean, and a policy
     switch); remember it for "why?" and follow-ups."""
     try:
@@ -273,7 +283,7 @@ class ActionAnswerQuestion(EngineAction):
 
     async def act(self, dispatcher, tracker, style):
         message = " ".join((tracker.latest_message.get("text") or "").split())
-        followup = resolve_followup(_previous_question(tracker), message)
+        followup = await run_engine(_resolve_followup, _previous_question(tracker), message)
         question = followup.question
         policies = await run_engine(_policy_infos)
         names = [p["name"] for p in policies]
@@ -349,8 +359,8 @@ class ActionComparePolicies(EngineAction):
         words = text
         for name in chosen:
             words = words.replace(name, " ")
-        facet = facet_of(words)
-        comparison = await run_engine(_compare, chosen, facet.name if facet else None)
+        facet = await run_engine(_facet_name, words)
+        comparison = await run_engine(_compare, chosen, facet)
         dispatcher.utter_message(text=formatting.format_comparison(comparison, facet is not None, style))
         return []
 
@@ -382,7 +392,7 @@ class ActionAskAcross(EngineAction):
 
     async def act(self, dispatcher, tracker, style):
         text = " ".join((tracker.latest_message.get("text") or "").split())
-        question = question_for_each_policy(text) or text
+        question = await run_engine(_question_for_each_policy, text) or text
         policies = await run_engine(_policy_infos)
         if not policies:
             dispatcher.utter_message(text=formatting.no_policies_message(style))

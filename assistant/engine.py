@@ -41,6 +41,8 @@ if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads
     from assistant.models.retriever.model import Embedder
     from assistant.retrieval.across import SearchResults
     from assistant.retrieval.search import SentenceSearch
+    from assistant.understanding.facets import Facet
+    from assistant.understanding.followups import Followup
     from assistant.understanding.question import QuestionUnderstanding
 
 __all__ = ["Assistant"]
@@ -378,3 +380,31 @@ class Assistant:
         if policy is None and not self.policy_names():
             raise AssistantError("No policies stored yet: add one with `assistant ingest PATH`.")
         return CrossSearch(self.store, self.retriever).run(text, top, version)
+
+    # -- reading a chat message (the chat's actions call these, never `assistant.understanding` itself) -------
+
+    def facet_of(self, question: str) -> Facet | None:
+        """The privacy facet the question's words name (the word rules of `understanding.facets`), or None."""
+        from assistant.understanding.facets import facet_of  # lazy: see the module docstring
+
+        return facet_of(question)
+
+    def resolve_followup(self, previous: str | None, message: str) -> Followup:
+        """The question to ask for `message` given the conversation's `previous` question (None: none yet):
+        "what about advertisers?" or "how long do they keep it?" completed from it (`understanding.followups`)."""
+        from assistant.understanding.followups import resolve_followup  # lazy: see the module docstring
+
+        return resolve_followup(previous, message)
+
+    def question_for_each_policy(self, text: str) -> str | None:
+        """The question a message asks of every stored policy ("which policies sell my data?" → "Do they sell
+        my data?"), or None when it asks none that way (`understanding.across_question`)."""
+        from assistant.understanding.across_question import question_for_each_policy  # lazy: see the module docstring
+
+        return question_for_each_policy(text)
+
+    def foreign_language(self, text: str) -> str | None:
+        """The name of a message's language when it is clearly not English, else None (`understanding.language`)."""
+        from assistant.understanding.language import foreign_language  # lazy: see the module docstring
+
+        return foreign_language(text)
