@@ -3,6 +3,7 @@ tiny set of our own."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -129,3 +130,44 @@ def test_the_labeller_refuses_bad_labels_and_moved_numbers_in_one_line(tmp_path)
                                              r"at other text"):
         label_set(tiny)
     assert label_set(tiny, force=True)
+
+
+def test_eval_answers_scores_sets_by_name_each_and_pooled(tmp_path):
+    from tests.conftest import cli_env
+
+    for name in ("tiny", "small"):
+        folder = _tiny_set(tmp_path / "build").folder
+        folder.rename(tmp_path / name)
+        label_set(AnswersSet(name, tmp_path / name))
+    (tmp_path / "unbuilt").mkdir()  # a set whose policies are not rebuilt
+    shutil.copy(tmp_path / "tiny" / "policies.tsv", tmp_path / "unbuilt" / "policies.tsv")
+    shutil.copy(tmp_path / "tiny" / "answers.jsonl", tmp_path / "unbuilt" / "answers.jsonl")
+    assistant = str(Path(sys.executable).parent / "assistant")
+    env = cli_env(tmp_path / "home", ASSISTANT_SETS=str(tmp_path), ASSISTANT_SERVER="off")
+
+    done = subprocess.run([assistant, "eval", "answers", "--all", "--json"], env=env, check=False,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "unbuilt: its policies are not rebuilt; rebuild them with python scripts/heldout_policies.py --set " \
+           "unbuilt --mirrors DIR" in done.stderr
+    report = json.loads(done.stdout)
+    assert list(report["sets"]) == ["small", "tiny"]  # every set with its policies, in name order
+    assert report["pooled"]["items"] == 4 and report["pooled"]["skipped_ambiguous"] == 2
+    assert report["pooled"]["accuracy"] == report["sets"]["tiny"]["accuracy"]  # the same set twice
+
+    done = subprocess.run([assistant, "eval", "answers", "--set", "tiny", "--json"], env=env, check=False,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == report["sets"]["tiny"]  # one set: its report as --data gives it
+
+    done = subprocess.run([assistant, "eval", "answers", "--set", "tiny", "--set", "unbuilt", "--set", "small"],
+                          env=env, check=False, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1  # a set asked for by name was not scored; the others were
+    assert "unbuilt: its policies are not rebuilt" in done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.split()[:2] == ["│", "tiny"] or "tiny" in line.split("│")[1] for line in lines if "│" in line)
+    assert any("pooled" in line for line in lines) and any("small" in line for line in lines)
+
+    done = subprocess.run([assistant, "eval", "answers", "--set", "nope"], env=env, check=False,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Unknown answers set 'nope' (known: small, tiny, unbuilt)" in done.stderr

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.table import Table
 
+from assistant.foundation.errors import AssistantError
 from assistant.frontends.cli.common import check_split, console, err_console, friendly_errors, print_json, progress_bar
 from assistant.frontends.render import (
     render_alignment_report,
@@ -53,18 +55,91 @@ def eval_privacyqa(
 @app.command("answers")
 @friendly_errors
 def eval_answers(
+    set_names: Annotated[list[str] | None, typer.Option(
+        "--set", help="An answers set by name (sets/answers/NAME/: dev, heldout1 … heldout12); repeatable.")] = None,
+    every: Annotated[bool, typer.Option("--all", help="Every answers set whose policies are present.")] = False,
     data: Annotated[Path | None, typer.Option(
-        "--data", help="JSON Lines of questions with gold verdicts (default: the bundled answers set).")] = None,
+        "--data", help="JSON Lines of questions with gold verdicts, instead of a set (default: the dev set).")] = None,
     policies: Annotated[Path | None, typer.Option(
-        "--policies", help="Folder of the policy files the items name (default: the OPP-115 policies).")] = None,
+        "--policies", help="Folder of the policy files the --data items name (default: the OPP-115 policies).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON (percentages).")] = False,
 ) -> None:
-    """Does a person get the right answer: verdict accuracy, first-quote support, not-stated precision / recall."""
-    from assistant.evaluation.answers import run_answers  # lazy, for start-up speed
+    """Does a person get the right answer: verdict accuracy, first-quote support, not-stated precision / recall.
+    With several sets: one row per set and a pooled row (every set's items scored as one)."""
+    from assistant.evaluation.answers import pooled, run_answers  # lazy, for start-up speed
 
+    if not set_names and not every:
+        with progress_bar("loading") as progress:
+            report = run_answers(data, policies, progress=progress)
+        console.print_json(data=report.to_json()) if as_json else console.print(report.to_json())
+        return
+    if data is not None or policies is not None:
+        raise AssistantError("Give --set or --all, or --data (with --policies), not both.")
+    sets, missing = _answers_sets(set_names or [], every)
+    reports = {}
     with progress_bar("loading") as progress:
-        report = run_answers(data, policies, progress=progress)
-    console.print_json(data=report.to_json()) if as_json else console.print(report.to_json())
+        for answers_set in sets:
+            def stage(name: str, done: int, total: int, prefix: str = answers_set.name) -> None:
+                progress(f"{prefix}: {name}", done, total)
+
+            reports[answers_set.name] = run_answers(answers_set.answers, answers_set.policies, progress=stage)
+    if not reports:
+        raise typer.Exit(code=1)
+    if len(reports) == 1 and not every and len(set_names or []) == 1:
+        report = next(iter(reports.values()))
+        console.print_json(data=report.to_json()) if as_json else console.print(report.to_json())
+    else:
+        scores = {name: report.to_json() for name, report in reports.items()}
+        scores_pooled = pooled(list(reports.values())).to_json()
+        if as_json:
+            console.print_json(data={"sets": scores, "pooled": scores_pooled})
+        else:
+            console.print(_answers_table(scores, scores_pooled))
+    if missing and not every:  # a set asked for by name that could not be scored
+        raise typer.Exit(code=1)
+
+
+def _answers_sets(names: list[str], every: bool) -> tuple[list, list[str]]:
+    """The sets to score (each named once, in the order given, or every set), and the names of those left out:
+    each left out with a one-line message saying how to make it scorable."""
+    from assistant.evaluation.sets import all_sets, find_set  # lazy, for start-up speed
+
+    chosen = all_sets() if every else [find_set(name) for name in dict.fromkeys(names)]
+    ready, missing = [], []
+    for answers_set in chosen:
+        if not answers_set.answers.is_file():
+            err_console.print(f"{answers_set.name}: no answers.jsonl yet; write it with "
+                              f"python -m lab.label_set {answers_set.name}", markup=False, highlight=False)
+        elif not answers_set.has_policies():
+            err_console.print(f"{answers_set.name}: its policies are not rebuilt; rebuild them with "
+                              f"{answers_set.rebuild_command}", markup=False, highlight=False)
+        else:
+            ready.append(answers_set)
+            continue
+        missing.append(answers_set.name)
+    return ready, missing
+
+
+def _answers_table(scores: dict[str, dict], scores_pooled: dict) -> Table:
+    """One row per set and the pooled row: items, verdict accuracy (and strict accuracy where the report has it),
+    first-quote support, not-stated precision / recall."""
+    strict = any("strict_accuracy" in s for s in (*scores.values(), scores_pooled))
+    table = Table(title="Answers sets", show_lines=False)
+    for column in ("set", "items", "accuracy", *(("strict accuracy",) if strict else ()), "first quote",
+                   "not stated P", "not stated R"):
+        table.add_column(column, justify="left" if column == "set" else "right")
+
+    def row(name: str, s: dict) -> list[str]:
+        return [name, str(s["items"]), f"{s['accuracy']:.1f}",
+                *((f"{s['strict_accuracy']:.1f}" if "strict_accuracy" in s else "–",) if strict else ()),
+                f"{s['first_quote_supports']:.1f} ({s['first_quote_items']})",
+                f"{s['not_stated']['precision']:.1f}", f"{s['not_stated']['recall']:.1f}"]
+
+    for name, s in scores.items():
+        table.add_row(*row(name, s))
+    table.add_section()
+    table.add_row(*row("pooled", scores_pooled), style="bold")
+    return table
 
 
 @app.command("attributes")

@@ -29,29 +29,29 @@ def train_attributes() -> None:
 @friendly_errors
 def train_facets() -> None:
     """Fit the question-facet classifier over question embeddings into weights/facets/ (about a minute)."""
-    from assistant.models.facets.train import train  # lazy, for start-up speed
+    from assistant.evaluation.sets import find_set  # lazy, for start-up speed
+    from assistant.models.facets.train import WORDING_SETS, train  # lazy, for start-up speed
     from assistant.understanding.facets import facet_rules  # lazy, for start-up speed
 
-    train(facet_rules(), log=console.print)
+    train(facet_rules(), {name: find_set(name).answers for name in WORDING_SETS}, log=console.print)
 
 
 @app.command("answer-sentences")
 @friendly_errors
 def train_answer_sentences(
-    policies_root: Annotated[Path, typer.Option(
-        "--policies-root", help="Where scripts/heldout_policies.py rebuilt the held-out sets' policies.")] = Path("data"),
     home: Annotated[Path | None, typer.Option(
         "--home", help="Keep the sets' stores here (a second run reads them back); default: a throwaway folder.")] = None,
 ) -> None:
     """Fit the answer-sentence scorer on the answers sets' labelled sentences into weights/answer_sentences/
-    (ingests the sets' 90 policies: about ten minutes, a minute with --home kept)."""
+    (the dev set and heldout1–11 of sets/answers/, their policies rebuilt by scripts/heldout_policies.py; ingests
+    their 90 policies: about ten minutes, a minute with --home kept)."""
     from assistant.evaluation.answer_sentences import train  # lazy, for start-up speed
 
     if home is not None:
-        train(policies_root, home, log=console.print)
+        train(home, log=console.print)
         return
     with tempfile.TemporaryDirectory(prefix="answer-sentences-") as folder:
-        train(policies_root, Path(folder), log=console.print)
+        train(Path(folder), log=console.print)
 
 
 @app.command("categories")
