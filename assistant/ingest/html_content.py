@@ -31,20 +31,25 @@ from urllib.parse import urlsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.foundation.types import Block, Document, DroppedBlock, Extraction
-from assistant.ingest.parsing import (
-    _BLOCK_TAGS,
-    _BOLD_TAGS,
-    _DROP_TAGS,
-    _HEADING_LEVELS,
-    _HEADING_TAGS,
-    _ITEM_TAGS,
-    _PSEUDO_HEADING_MAX,
-    _SEGMENT_SEPARATOR,
-    _collapse,
-    _is_plain_heading,
-    _is_pseudo_heading,
-    _Outline,
-)
+from assistant.ingest.outline import PSEUDO_HEADING_MAX, Outline, collapse, is_plain_heading, is_pseudo_heading
+
+_DROP_TAGS = frozenset({
+    "head", "title", "script", "style", "noscript", "template", "iframe", "object", "embed",
+    "svg", "canvas", "nav", "button", "select", "option", "optgroup", "datalist", "input",
+    "textarea", "meter", "progress", "audio", "video", "map", "math",
+})
+_BLOCK_TAGS = frozenset({
+    "html", "body", "p", "div", "br", "hr", "li", "ul", "ol", "dl", "dt", "dd", "table",
+    "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "blockquote", "pre", "address",
+    "section", "article", "aside", "header", "footer", "main", "figure", "figcaption",
+    "details", "summary", "form", "fieldset", "legend", "center",
+})
+_HEADING_LEVELS = {f"h{n}": n for n in range(1, 7)}
+_HEADING_TAGS = frozenset(_HEADING_LEVELS)
+_BOLD_TAGS = frozenset({"strong", "b", "u"})
+# Bold text inside these is content (a list entry, a table cell), never a pseudo-heading.
+_ITEM_TAGS = frozenset({"li", "td", "th", "dt", "dd", "caption"})
+_SEGMENT_SEPARATOR = re.compile(r"\|{3,}")  # OPP-115 joins segments with "|||"
 
 _WORD = re.compile(r"\w+")
 _MIN_TOC_LINES = 3  # a table of contents written as plain lines: at least this many heading lines in a row
@@ -185,11 +190,11 @@ def loss_warning(extraction: Extraction, min_share: float = 0.5) -> str | None:
 
 def _html_title(tree: LexborHTMLParser) -> str | None:
     node = tree.css_first("title")
-    return (_collapse(node.text(deep=True)) or None) if node is not None else None
+    return (collapse(node.text(deep=True)) or None) if node is not None else None
 
 
 def _text_of(node: LexborNode) -> str:
-    return _collapse(node.text(deep=True, separator=" "))
+    return collapse(node.text(deep=True, separator=" "))
 
 
 def _record(dropped: list[DroppedBlock], node: LexborNode, reason: str) -> None:
@@ -368,7 +373,7 @@ def _names_privacy_policy(text: str) -> bool:
 def _names_terms(tree: LexborHTMLParser, title: str | None) -> bool:
     """Whether the page names terms of use or service in its title, a heading, a tab or a button."""
     names = [title or ""] + [_text_of(node) for node in tree.css("h1, h2, h3, h4, button, [role=tab], summary")]
-    return any(_TERMS_TITLE.search(_heading_key(name)) for name in names if len(name) <= _PSEUDO_HEADING_MAX)
+    return any(_TERMS_TITLE.search(_heading_key(name)) for name in names if len(name) <= PSEUDO_HEADING_MAX)
 
 
 def _privacy_container(root: LexborNode, tree: LexborHTMLParser, title: str | None,
@@ -617,7 +622,7 @@ def _inline_text(node: LexborNode) -> str:
             parts.append(f" {_inline_text(child)} ")
         elif child.tag in _BLOCK_TAGS:
             parts.append(" " if child.tag != "li" or event == "leave" else "; ")
-    return _collapse(_SEGMENT_SEPARATOR.sub(" ", "".join(parts))).strip("; ")
+    return collapse(_SEGMENT_SEPARATOR.sub(" ", "".join(parts))).strip("; ")
 
 
 class _PageBlocks:
@@ -627,7 +632,7 @@ class _PageBlocks:
         self.blocks: list[Block] = []
         self._panel_titles = panel_titles or {}  # a panel's id -> the text of the button that opens it
         self.first_h1: str | None = None
-        self._outline = _Outline()
+        self._outline = Outline()
         self._parts: list[tuple[str, bool, bool]] = []  # (text, inside bold, inside a link)
         self._bold_depth = 0
         self._item_depth = 0
@@ -680,7 +685,7 @@ class _PageBlocks:
         self.flush()
         if self.blocks and self.blocks[-1].is_heading and self.blocks[-1].text == text:
             return  # the button was inside the heading above
-        if text and len(text) <= _PSEUDO_HEADING_MAX and any(ch.isalpha() for ch in text):
+        if text and len(text) <= PSEUDO_HEADING_MAX and any(ch.isalpha() for ch in text):
             self._outline.open_pseudo(text)
             self.blocks.append(Block(text, self._outline.path, is_heading=True))
         elif text:
@@ -713,7 +718,7 @@ class _PageBlocks:
 
     def flush(self) -> None:
         """Close the current block, deciding whether it is a pseudo-heading."""
-        text = _collapse("".join(part for part, _, _ in self._parts))
+        text = collapse("".join(part for part, _, _ in self._parts))
         visible = [(bold, link) for part, bold, link in self._parts if part.strip()]
         self._parts = []
         if not text:
@@ -724,9 +729,9 @@ class _PageBlocks:
         self._retractable = None
         all_bold = all(bold for bold, _ in visible)
         all_link = all(link for _, link in visible)
-        plain = not all_bold and not is_line and _is_plain_heading(text)
+        plain = not all_bold and not is_line and is_plain_heading(text)
         if self._item_depth == 0 and not all_link and self._address_depth == 0 and (
-                plain or (all_bold and _is_pseudo_heading(text))):
+                plain or (all_bold and is_pseudo_heading(text))):
             if plain:
                 self._retractable = (len(self.blocks), self._outline.pseudo)
             self._outline.open_pseudo(text)
