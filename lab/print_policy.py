@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from assistant.evaluation.sets import find_set
 from assistant.foundation.errors import AssistantError
 from assistant.foundation.sentences import build_policy
 from assistant.foundation.settings import DEFAULT_MAX_BYTES
@@ -27,8 +28,6 @@ def main() -> int:
     path = arguments.file
     try:
         if arguments.name:
-            from assistant.evaluation.sets import find_set
-
             path = find_set(arguments.name).require_policies() / arguments.file
         policy = build_policy(load_document(path, arguments.max_bytes))
     except AssistantError as error:
