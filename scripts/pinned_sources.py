@@ -1,6 +1,7 @@
 """One file of a public repository at a pinned commit: from a local git copy or from github.com.
 Shared by the corpus scripts (screening_corpus.py, webpage_corpus.py, heldout_policies.py), with their
-index reader and their `--mirrors | --download` options."""
+index reader and the first two's `--mirrors | --download` options (heldout_policies.py also reads the mirrors
+folder from ASSISTANT_MIRRORS). No folder of git copies is assumed: the caller names it."""
 from __future__ import annotations
 
 import argparse
