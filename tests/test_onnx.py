@@ -13,7 +13,8 @@ import pytest
 from assistant.foundation.errors import AssistantError
 from assistant.foundation.inference import OnnxForward, backend
 from assistant.foundation.tokenization import encode_pairs, encode_texts, encode_words
-from assistant.models.runtime import GRAPHS, QUESTION_OUTPUTS, SharedPass, ensure_graph, graph_path, load_forward
+from assistant.models.registry import GRAPHS
+from assistant.models.runtime import SharedPass, ensure_graph, graph_path, load_forward
 from tests.conftest import cli_env
 
 SENTENCES = [
@@ -81,7 +82,8 @@ class CountedForward(OnnxForward):
 
 def test_a_shared_pass_runs_once_for_both_models_on_the_same_text_and_again_on_another():
     shared = SharedPass(CountedForward(ensure_graph("question")))
-    embedder, retriever = shared.output(QUESTION_OUTPUTS["embedder"]), shared.output(QUESTION_OUTPUTS["retriever"])
+    serves = GRAPHS["question"].serves
+    embedder, retriever = shared.output(serves.index("embedder")), shared.output(serves.index("retriever"))
     question = encode_texts(["Do they sell my data?"], 256).feeds(GRAPHS["question"].inputs)
     [asked_embedding], [asked_retrieval] = embedder(question), retriever(dict(question))
     assert CountedForward.runs == 1
@@ -129,6 +131,59 @@ def test_an_unknown_backend_is_one_clear_error(monkeypatch):
     monkeypatch.setenv("ASSISTANT_BACKEND", "tensorflow")
     with pytest.raises(AssistantError, match="ASSISTANT_BACKEND='tensorflow' is not one of onnx"):
         backend()
+
+
+def test_every_registered_graph_names_a_torch_builder_and_registered_models():
+    from assistant.models.graph_spec import resolve
+
+    for name, spec in GRAPHS.items():
+        assert spec.name == name and spec.precision in ("fp32", "int8")
+        assert spec.builder.startswith("assistant.models.") and callable(resolve(spec.builder))
+        assert all(served in GRAPHS for served in spec.serves) and len(spec.serves) in (0, len(spec.outputs))
+    with pytest.raises(ValueError, match="no model named 'nothing'"):
+        load_forward("nothing")
+
+
+def _counting_builder(bert, directory):
+    """A registered graph that is no model: each row's number of tokens (for the registry test)."""
+    import torch
+
+    class Count(torch.nn.Module):
+        def forward(self, input_ids, attention_mask):
+            return attention_mask.sum(1, keepdim=True).float() + 0 * input_ids[:, :1].float()
+
+    return Count()
+
+
+def test_a_graph_registered_in_the_registry_alone_exports_and_runs_on_both_backends(tmp_path, monkeypatch):
+    from assistant.models.graph_spec import TEXT, GraphSpec
+
+    spec = GraphSpec("counting", TEXT, ("count",), release=None, precision="fp32",
+                     builder=f"{__name__}:_counting_builder")
+    monkeypatch.setitem(GRAPHS, spec.name, spec)
+    monkeypatch.setenv("ASSISTANT_ONNX_CACHE", str(tmp_path / "cache"))
+    feeds = encode_texts(SENTENCES, 256).feeds(spec.inputs)
+    [onnx] = load_forward("counting")(feeds)
+    assert graph_path("counting", None, "fp32").exists()
+    monkeypatch.setenv("ASSISTANT_BACKEND", "torch")
+    [torch_counts] = load_forward("counting")(feeds)
+    np.testing.assert_array_equal(onnx, torch_counts)
+    np.testing.assert_array_equal(onnx[:, 0], feeds["attention_mask"].sum(1))
+
+
+ONNX_SIDE = """
+import sys
+import assistant.models.registry, assistant.models.runtime
+import assistant.models.piextract.model, assistant.models.policyie.model, assistant.models.practices.model
+import assistant.models.reader.model, assistant.models.retriever.model
+heavy = ("torch", "transformers", "sentence_transformers", "assistant.models.graphs")
+print(sorted(m for m in heavy if m in sys.modules))
+"""
+
+
+def test_the_registry_and_the_inference_modules_import_no_torch():
+    done = subprocess.run([sys.executable, "-c", ONNX_SIDE], check=True, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "[]"
 
 
 PROBE = """

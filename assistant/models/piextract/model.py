@@ -5,8 +5,8 @@ One model: all-MiniLM-L6-v2 (all 6 layers fine-tuned) with four BIO taggers, one
 each word's first word piece and decoded to valid BIO (Viterbi, `assistant.models.policyie.bio`).
 The layers may overlap ("we collect and share your email address": COLLECT and SHARE).
 
-This module holds the inference (ONNX Runtime or torch, `assistant.models.runtime`; no torch import); the torch
-module is in `network.py`, training in `train.py`, scoring in `evaluate.py`.
+This module holds the inference (ONNX Runtime or torch, `assistant.models.runtime`; no torch import); its graph is
+declared in `graph.py`, the torch module is in `network.py`, training in `train.py`, scoring in `evaluate.py`.
 
     assistant train piextract        # reproduces weights/piextract/ (resumes from .train/piextract/)
     assistant eval piextract --split test
@@ -21,12 +21,12 @@ from pathlib import Path
 import numpy as np
 
 from assistant.foundation.inference import Forward
-from assistant.foundation.releases import WEIGHTS_DIR, release_files
+from assistant.foundation.releases import release_files
 from assistant.foundation.tokenization import encode_words, first_pieces
+from assistant.models.piextract.graph import PIEXTRACT, RELEASE_DIR
 from assistant.models.policyie.bio import BIODecoder
-from assistant.models.runtime import GRAPHS, load_forward
+from assistant.models.runtime import load_forward
 
-RELEASE_DIR = WEIGHTS_DIR / "piextract"
 LAYERS = ("COLLECT", "NOT_COLLECT", "SHARE", "NOT_SHARE")
 TAGS = ("O", "B", "I")  # per layer: the head's three scores
 # spaCy-like words, as in the PI-Extract files: "do n't", "e - mail", "U.S.", "Amazon.com"
@@ -60,14 +60,7 @@ class PIExtractTagger:
     @classmethod
     def load(cls, directory: Path = RELEASE_DIR) -> PIExtractTagger:
         release_files(directory)  # a clear error when the release is missing
-        return cls(load_forward("piextract", directory))
-
-    @classmethod
-    def from_module(cls, model) -> PIExtractTagger:
-        """A tagger over a torch `PIExtractModel` in memory (training's evaluation)."""
-        from assistant.models.graphs import TorchForward  # torch: training already has it loaded
-
-        return cls(TorchForward(model, GRAPHS["piextract"].inputs))
+        return cls(load_forward(PIEXTRACT.name, directory))
 
     def tag_tokens(self, token_lists: Sequence[Sequence[str]], batch_size: int = 32) -> list[dict[str, list[str]]]:
         """BIO tags per layer for each token list (tokens past the length limit get `O`)."""
@@ -76,7 +69,7 @@ class PIExtractTagger:
         for begin in range(0, len(order), batch_size):
             rows = order[begin : begin + batch_size]
             batch = encode_words([token_lists[i] or ["."] for i in rows], self.max_length)
-            (scores,) = self.forward(batch.feeds(GRAPHS["piextract"].inputs))
+            (scores,) = self.forward(batch.feeds(PIEXTRACT.inputs))
             scores = _log_softmax(scores)
             for row, i in enumerate(rows):
                 firsts = first_pieces(batch.encodings[row].word_ids)[: len(token_lists[i])]

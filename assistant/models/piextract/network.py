@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import torch
 
+from assistant.foundation.encoder import load_task_state
+from assistant.foundation.releases import load_release
 from assistant.models.piextract.model import LAYERS, TAGS
 
 
@@ -28,6 +31,14 @@ class PIExtractModel(torch.nn.Module):
 
     def head_state(self) -> dict[str, torch.Tensor]:
         return {k: v.detach().clone() for k, v in self.state_dict().items() if not k.startswith("bert.")}
+
+
+def build(bert, directory: Path) -> PIExtractModel:
+    """The released tagger in `directory` on the base encoder `bert` (`assistant.models.piextract.graph`)."""
+    state, _ = load_release(directory)
+    model = PIExtractModel(bert)
+    load_task_state(model, state, directory)
+    return model
 
 
 def encode(tokenizer, token_lists: Sequence[Sequence[str]], max_length: int):

@@ -24,7 +24,9 @@ from assistant.foundation.training import (
     length_bucketed_batches,
     optimizer_with_schedule,
 )
+from assistant.models.graphs import TorchForward
 from assistant.models.piextract.evaluate import score
+from assistant.models.piextract.graph import PIEXTRACT
 from assistant.models.piextract.model import LAYERS, RELEASE_DIR, TAGS, PIExtractTagger
 from assistant.models.piextract.network import PIExtractModel, encode
 
@@ -70,7 +72,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     optimizer, schedule = optimizer_with_schedule(
         [(encoder_params, config.encoder_learning_rate), (head_params, config.head_learning_rate)],
         total, round(0.06 * total))
-    tagger = PIExtractTagger.from_module(model)
+    tagger = PIExtractTagger(TorchForward(model, PIEXTRACT.inputs))
     checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
     first_epoch, best = checkpoint.resume_epochs(model, optimizer, schedule, log)
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=-100, weight=torch.tensor(

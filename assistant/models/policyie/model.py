@@ -6,8 +6,8 @@ for type-I slots (who, what data, to whom, retention, storage, security…) and 
 slots (purpose, condition, polarity, protection method), which may overlap type-I spans. Tags are
 predicted on each word's first word piece.
 
-This module holds the inference (ONNX Runtime or torch, `assistant.models.runtime`; no torch import); the torch
-module is in `network.py`, training in `train.py`, scoring in `evaluate.py`.
+This module holds the inference (ONNX Runtime or torch, `assistant.models.runtime`; no torch import); its graph is
+declared in `graph.py`, the torch module is in `network.py`, training in `train.py`, scoring in `evaluate.py`.
 
     assistant train policyie         # reproduces weights/policyie/ (resumes from .train/policyie/)
     assistant eval policyie --split test
@@ -22,13 +22,13 @@ from pathlib import Path
 import numpy as np
 
 from assistant.foundation.inference import Forward
-from assistant.foundation.releases import WEIGHTS_DIR, load_release_arrays
+from assistant.foundation.releases import load_release_arrays
 from assistant.foundation.tokenization import encode_words, first_pieces
 from assistant.foundation.types import Facts, Slot
 from assistant.models.policyie.bio import BIODecoder, crf_scores
-from assistant.models.runtime import GRAPHS, load_forward
+from assistant.models.policyie.graph import POLICYIE, RELEASE_DIR
+from assistant.models.runtime import load_forward
 
-RELEASE_DIR = WEIGHTS_DIR / "policyie"
 INTENTS = (
     "data-collection-usage", "data-sharing-disclosure", "data-storage-retention-deletion",
     "data-security-protection", "Other",
@@ -74,17 +74,7 @@ class PolicyIETagger:
         if config.get("crf", False):
             scores = (crf_scores(tags_i, state["crf_i.transitions"], state["crf_i.start"]),
                       crf_scores(tags_ii, state["crf_ii.transitions"], state["crf_ii.start"]))
-        return cls(load_forward("policyie", directory), tags_i, tags_ii, lambda: scores)
-
-    @classmethod
-    def from_module(cls, model, type_i_tags: list[str], type_ii_tags: list[str]) -> PolicyIETagger:
-        """A tagger over a torch `PolicyIEModel` in memory (training's evaluation)."""
-        from assistant.models.graphs import TorchForward  # torch: training already has it loaded
-
-        def scores() -> CRFScores:
-            return None if model.crf_i is None else (model.crf_i.decoder_scores(), model.crf_ii.decoder_scores())
-
-        return cls(TorchForward(model, GRAPHS["policyie"].inputs), type_i_tags, type_ii_tags, scores)
+        return cls(load_forward(POLICYIE.name, directory), tags_i, tags_ii, lambda: scores)
 
     @property
     def has_crf(self) -> bool:
@@ -100,7 +90,7 @@ class PolicyIETagger:
         for start in range(0, len(order), batch_size):
             rows = order[start : start + batch_size]
             batch = encode_words([token_lists[i] or ["."] for i in rows], self.max_length)
-            intent, type_i, type_ii = self.forward(batch.feeds(GRAPHS["policyie"].inputs))
+            intent, type_i, type_ii = self.forward(batch.feeds(POLICYIE.inputs))
             intents = intent.argmax(-1)
             if scores is None:  # a softmax tagger: decode its log-probabilities
                 type_i, type_ii = _log_softmax(type_i), _log_softmax(type_ii)

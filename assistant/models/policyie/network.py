@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import torch
 
-from assistant.foundation.encoder import mean_pool
+from assistant.foundation.encoder import load_task_state, mean_pool
+from assistant.foundation.releases import load_release
 from assistant.models.policyie.crf import LinearChainCRF
 from assistant.models.policyie.model import INTENTS
 
@@ -32,6 +34,14 @@ class PolicyIEModel(torch.nn.Module):
 
     def head_state(self) -> dict[str, torch.Tensor]:
         return {k: v.detach().clone() for k, v in self.state_dict().items() if not k.startswith("bert.")}
+
+
+def build(bert, directory: Path) -> PolicyIEModel:
+    """The released tagger in `directory` on the base encoder `bert` (`assistant.models.policyie.graph`)."""
+    state, config = load_release(directory)
+    model = PolicyIEModel(bert, config["type_i_tags"], config["type_ii_tags"], crf=config.get("crf", False))
+    load_task_state(model, state, directory)
+    return model
 
 
 def _encode(tokenizer, token_lists: Sequence[Sequence[str]], max_length: int):

@@ -24,9 +24,11 @@ from assistant.foundation.training import (
     length_bucketed_batches,
     optimizer_with_schedule,
 )
+from assistant.models.graphs import TorchForward
 from assistant.models.policyie.crf import LinearChainCRF
 from assistant.models.policyie.evaluate import score
-from assistant.models.policyie.model import INTENTS, RELEASE_DIR, PolicyIETagger
+from assistant.models.policyie.graph import POLICYIE
+from assistant.models.policyie.model import INTENTS, RELEASE_DIR, CRFScores, PolicyIETagger
 from assistant.models.policyie.network import PolicyIEModel, _encode
 
 CHECKPOINT_DIR = checkpoint_dir("policyie")
@@ -71,6 +73,15 @@ def _crf_loss(crf: LinearChainCRF, scores: torch.Tensor, targets: torch.Tensor) 
     return (crf.neg_log_likelihood(emissions, tags, mask) / words.clamp(min=1)).mean()
 
 
+def _tagger(model: PolicyIEModel, type_i_tags: list[str], type_ii_tags: list[str]) -> PolicyIETagger:
+    """A tagger over the model in training (its evaluation), reading its CRFs' current transitions."""
+
+    def scores() -> CRFScores:
+        return None if model.crf_i is None else (model.crf_i.decoder_scores(), model.crf_ii.decoder_scores())
+
+    return PolicyIETagger(TorchForward(model, POLICYIE.inputs), type_i_tags, type_ii_tags, scores)
+
+
 def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT_DIR,
           log: Callable[[str], None] = print, limit: int | None = None) -> TrainResult:
     """Fine-tune on the train split (resuming per epoch); returns the tagger of the best valid epoch."""
@@ -87,7 +98,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
         [(encoder_params, config.encoder_learning_rate), (head_params, config.head_learning_rate)],
         total, round(0.06 * total))
     valid = load_split("valid")
-    tagger = PolicyIETagger.from_module(model, type_i_tags, type_ii_tags)
+    tagger = _tagger(model, type_i_tags, type_ii_tags)
     checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
     first_epoch, best = checkpoint.resume_epochs(model, optimizer, schedule, log)
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=-100)

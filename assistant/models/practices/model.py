@@ -10,8 +10,9 @@ sentence.
 
 Its probabilities are mixed half and half with a TF-IDF logistic regression trained on the same
 segments and sentences (`assistant.models.practices.lexical`), and the thresholds are tuned for the mix.
-Inference here (ONNX Runtime or torch, `assistant.models.runtime`; no torch import); the torch module is in
-`network.py`. Training: `assistant.models.practices.train`; scores: `assistant.models.practices.evaluate`.
+Inference here (ONNX Runtime or torch, `assistant.models.runtime`; no torch import); its graph is declared in
+`graph.py`, the torch module is in `network.py`. Training: `assistant.models.practices.train`; scores:
+`assistant.models.practices.evaluate`.
 
     assistant train categories      # reproduces weights/practice_categories/ (resumes per epoch)
     assistant train categories --lexical-only   # refits only the lexical half (about a minute)
@@ -28,14 +29,13 @@ import numpy as np
 
 from assistant.foundation.inference import Forward
 from assistant.foundation.maths import sigmoid
-from assistant.foundation.releases import WEIGHTS_DIR, release_files
+from assistant.foundation.releases import release_files
 from assistant.foundation.tokenization import encode_texts
-from assistant.models.runtime import GRAPHS, load_forward
+from assistant.models.practices.graph import PRACTICES, RELEASE_DIR
+from assistant.models.runtime import load_forward
 
 if TYPE_CHECKING:  # scikit-learn: loaded with the TF-IDF half
     from assistant.models.practices.lexical import LexicalCategoryModel
-
-RELEASE_DIR = WEIGHTS_DIR / "practice_categories"
 
 
 class PracticeClassifier:
@@ -64,15 +64,8 @@ class PracticeClassifier:
             from assistant.models.practices.lexical import LexicalCategoryModel  # scikit-learn: TF-IDF half only
 
             lexical_model = LexicalCategoryModel.load(directory)
-        return cls(load_forward("practices", directory), config["labels"], config["thresholds"],
+        return cls(load_forward(PRACTICES.name, directory), config["labels"], config["thresholds"],
                    lexical_weight=lexical_weight, lexical=lexical_model)
-
-    @classmethod
-    def from_module(cls, model, labels: list[str], thresholds: Sequence[float], max_length: int) -> PracticeClassifier:
-        """A classifier over a torch `PracticeModel` in memory (training's evaluation)."""
-        from assistant.models.graphs import TorchForward  # torch: training already has it loaded
-
-        return cls(TorchForward(model, GRAPHS["practices"].inputs), labels, thresholds, max_length)
 
     def probabilities(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """(n, n_labels) probabilities: the encoder's, mixed with the lexical model's when there is one."""
@@ -88,7 +81,7 @@ class PracticeClassifier:
         for first in range(0, len(order), batch_size):
             rows = order[first : first + batch_size]
             batch = encode_texts([texts[i] for i in rows], self.max_length)
-            [logits] = self.forward(batch.feeds(GRAPHS["practices"].inputs))
+            [logits] = self.forward(batch.feeds(PRACTICES.inputs))
             result[rows] = sigmoid(logits)
         return result
 

@@ -1,9 +1,12 @@
 """The practice tagger's torch module (the encoder with one logit per category)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import torch
 
-from assistant.foundation.encoder import mean_pool
+from assistant.foundation.encoder import load_task_state, mean_pool
+from assistant.foundation.releases import load_release
 
 
 class PracticeModel(torch.nn.Module):
@@ -21,3 +24,11 @@ class PracticeModel(torch.nn.Module):
 
     def head_state(self) -> dict[str, torch.Tensor]:
         return {k: v.detach().clone() for k, v in self.state_dict().items() if k.startswith("classify.")}
+
+
+def build(bert, directory: Path) -> PracticeModel:
+    """The released classifier in `directory` on the base encoder `bert` (`assistant.models.practices.graph`)."""
+    state, config = load_release(directory)
+    model = PracticeModel(bert, len(config["labels"]))
+    load_task_state(model, state, directory)
+    return model

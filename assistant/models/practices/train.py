@@ -29,7 +29,9 @@ from assistant.foundation.training import (
     length_bucketed_batches,
     optimizer_with_schedule,
 )
+from assistant.models.graphs import TorchForward
 from assistant.models.practices.evaluate import scores
+from assistant.models.practices.graph import PRACTICES
 from assistant.models.practices.lexical import LexicalCategoryModel
 from assistant.models.practices.model import RELEASE_DIR, PracticeClassifier
 from assistant.models.practices.network import PracticeModel
@@ -95,7 +97,8 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     optimizer, schedule = optimizer_with_schedule(
         [(encoder_params, config.encoder_learning_rate), (head_params, config.head_learning_rate)],
         per_epoch * config.epochs, round(0.06 * per_epoch * config.epochs))
-    classifier = PracticeClassifier.from_module(model, labels, [0.5] * len(labels), config.max_length)
+    classifier = PracticeClassifier(TorchForward(model, PRACTICES.inputs), labels, [0.5] * len(labels),
+                                    config.max_length)
     checkpoint = Checkpoint(checkpoint_dir, {"config": asdict(config), "limit": limit})
     first_epoch, best = checkpoint.resume_epochs(model, optimizer, schedule, log)
     y_train = torch.tensor(targets)

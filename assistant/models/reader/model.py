@@ -6,7 +6,8 @@ and scores every context token as the start and the end of the answer; the `[CLS
 rebuilt from OPP-115 (`assistant.corpora.policyqa`), selected on PolicyQA dev, reported on test.
 
 This module holds the inference (ONNX Runtime or torch, `assistant.models.runtime`; no torch import);
-the torch module is in `network.py`, training in `train.py`, SQuAD scoring in `evaluate.py`.
+its graph is declared in `graph.py`, the torch module is in `network.py`, training in `train.py`, SQuAD
+scoring in `evaluate.py`.
 
     assistant train reader           # reproduces weights/reader/ (resumes from .train/reader/)
     assistant eval policyqa --split test
@@ -20,11 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from assistant.foundation.inference import Forward
-from assistant.foundation.releases import WEIGHTS_DIR
 from assistant.foundation.tokenization import TokenBatch, encode_pairs, piece_offsets
-from assistant.models.runtime import GRAPHS, load_forward
+from assistant.models.reader.graph import READER, RELEASE_DIR
+from assistant.models.runtime import load_forward
 
-RELEASE_DIR = WEIGHTS_DIR / "reader"
 MAX_ANSWER_TOKENS = 64
 MAX_QUESTION_TOKENS = 96  # PolicyQA questions are under 40 word pieces; longer ones are clipped
 
@@ -61,19 +61,12 @@ class SpanReader:
 
     @classmethod
     def load(cls, directory: Path = RELEASE_DIR) -> SpanReader:
-        return cls(load_forward("reader", directory))
-
-    @classmethod
-    def from_module(cls, model) -> SpanReader:
-        """A reader over a torch `ReaderModel` in memory (training's evaluation)."""
-        from assistant.models.graphs import TorchForward  # torch: training already has it loaded
-
-        return cls(TorchForward(model, GRAPHS["reader"].inputs))
+        return cls(load_forward(READER.name, directory))
 
     def scores(self, questions: Sequence[str], contexts: Sequence[str]) -> tuple[TokenBatch, np.ndarray, np.ndarray]:
         """The batch and its (start, end) logits for question/context pairs read together."""
         batch = encode_pairs([clip_question(q, self.max_length) for q in questions], contexts, self.max_length)
-        start, end = self.forward(batch.feeds(GRAPHS["reader"].inputs))
+        start, end = self.forward(batch.feeds(READER.inputs))
         return batch, start, end
 
     def read(self, questions: Sequence[str], contexts: Sequence[str],

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import torch
 
+from assistant.foundation.encoder import load_task_state
+from assistant.foundation.releases import load_release
 from assistant.models.reader.model import MAX_QUESTION_TOKENS
 
 
@@ -19,6 +22,14 @@ class ReaderModel(torch.nn.Module):
                            token_type_ids=token_type_ids).last_hidden_state
         start, end = self.span(states).unbind(-1)
         return start, end
+
+
+def build(bert, directory: Path) -> ReaderModel:
+    """The released reader in `directory` on the base encoder `bert` (`assistant.models.reader.graph`)."""
+    state, _ = load_release(directory)
+    model = ReaderModel(bert)
+    load_task_state(model, state, directory)
+    return model
 
 
 def _encode(tokenizer, questions: Sequence[str], contexts: Sequence[str], max_length: int):

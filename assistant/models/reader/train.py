@@ -25,7 +25,9 @@ from assistant.foundation.training import (
     length_bucketed_batches,
     optimizer_with_schedule,
 )
+from assistant.models.graphs import TorchForward
 from assistant.models.reader.evaluate import predict_answers, squad_scores
+from assistant.models.reader.graph import READER
 from assistant.models.reader.model import MAX_ANSWER_TOKENS, RELEASE_DIR, SpanReader
 from assistant.models.reader.network import ReaderModel, _encode
 
@@ -100,7 +102,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
             rate = (time.perf_counter() - started) / (step - first_step)
             log(f"step {step}/{total} loss {np.mean(losses[-config.checkpoint_every:]):.3f} ({rate:.2f} s/step)")
     model.eval()
-    return SpanReader.from_module(model)
+    return SpanReader(TorchForward(model, READER.inputs))
 
 
 def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None] = print,

@@ -1,5 +1,6 @@
 """The retriever: L2-normalised sentence embeddings from all-MiniLM-L6-v2 (mean pooling), optionally with its
-fine-tuned top layers; run by ONNX Runtime or torch (`assistant.models.runtime`), without importing torch."""
+fine-tuned top layers; run by ONNX Runtime or torch (`assistant.models.runtime`), without importing torch.
+Its graphs are declared in `graph.py`, their torch modules in `network.py`."""
 from __future__ import annotations
 
 import json
@@ -9,11 +10,11 @@ from pathlib import Path
 import numpy as np
 
 from assistant.foundation.inference import Forward
-from assistant.foundation.releases import WEIGHTS_DIR, release_files
+from assistant.foundation.releases import release_files
 from assistant.foundation.tokenization import encode_texts
-from assistant.models.runtime import GRAPHS, load_forward
+from assistant.models.retriever.graph import EMBEDDER, RELEASE_DIR, RETRIEVER
+from assistant.models.runtime import load_forward
 
-RELEASE_DIR = WEIGHTS_DIR / "retriever"  # the fine-tuned top layers and the calibration
 MAX_LENGTH = 256  # word pieces per sentence (sentence-transformers' max_seq_length for all-MiniLM-L6-v2)
 DIMENSION = 384
 
@@ -30,7 +31,7 @@ class Embedder:
         if release is not None:
             release_files(release)
             self.config = json.loads((release / "config.json").read_text())
-        self.forward = forward or load_forward("retriever" if release else "embedder", release)
+        self.forward = forward or load_forward((RETRIEVER if release else EMBEDDER).name, release)
         self.dimension = DIMENSION
 
     @classmethod
@@ -50,7 +51,7 @@ class Embedder:
         for start in range(0, len(order), self.batch_size):
             rows = order[start : start + self.batch_size]
             batch = encode_texts([texts[i] for i in rows], MAX_LENGTH)
-            vectors[rows] = self.forward(batch.feeds(GRAPHS["embedder"].inputs))[0]
+            vectors[rows] = self.forward(batch.feeds(EMBEDDER.inputs))[0]
             if on_batch:
                 on_batch(len(rows))
         return vectors
