@@ -38,7 +38,7 @@ def test_onnx_graph_gives_the_torch_numbers(name):
     from assistant.models.graphs import torch_forward
 
     batch = _batch(name).feeds(GRAPHS[name].inputs)
-    expected = torch_forward(name, GRAPHS[name].release)(batch)
+    expected = torch_forward(GRAPHS[name], GRAPHS[name].release)(batch)
     got = OnnxForward(ensure_graph(name, precision_="fp32"))(batch)
     assert [o.shape for o in got] == [e.shape for e in expected]
     for e, g in zip(expected, got):

@@ -152,7 +152,7 @@ def test_onnx_tags_equal_torch_tags(shipped):
 
     sentences = [s.tokens for s in load_split("test")[:64]]
     feeds = encode_words(sentences, 256).feeds(PIEXTRACT.inputs)
-    (expected,) = torch_forward("piextract", RELEASE_DIR)(feeds)
+    (expected,) = torch_forward(PIEXTRACT, RELEASE_DIR)(feeds)
     (got,) = OnnxForward(ensure_graph("piextract", precision_="fp32"))(feeds)
     assert got.shape == expected.shape == (64, feeds["input_ids"].shape[1], 4, 3)
     np.testing.assert_allclose(got, expected, atol=2e-3, rtol=1e-3)

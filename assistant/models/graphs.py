@@ -1,7 +1,7 @@
-"""The torch side of the registered graphs (`assistant.models.registry`): build one from the base weights and
-its release (its package's builder, `GraphSpec.builder`), run it (`ASSISTANT_BACKEND=torch`) or export it to
-ONNX (and quantize it to int8). The runtime reaches this module by name (`registry.TORCH_SIDE`): it imports
-torch, and nothing the ONNX path loads imports it.
+"""The torch side of a model's graph (a `GraphSpec`, handed in): build it from the base weights and its
+release (its package's builder, `GraphSpec.builder`), run it (`ASSISTANT_BACKEND=torch`) or export it to
+ONNX (and quantize it to int8). It imports torch, so the runtime imports it only to export a graph the cache
+lacks or to run the torch backend; it knows no registry, so nothing here imports back up.
 """
 from __future__ import annotations
 
@@ -17,16 +17,15 @@ import torch
 
 from assistant.foundation.encoder import load_base_encoder
 from assistant.foundation.inference import optimized_path, save_optimized
-from assistant.models.graph_spec import resolve
-from assistant.models.registry import graph
+from assistant.models.graph_spec import GraphSpec, resolve
 
 OPSET = 17
 
 
-def build_module(name: str, directory: Path | None) -> torch.nn.Module:
-    """Model `name` in torch: the base encoder with `directory`'s release applied (eval mode)."""
+def build_module(spec: GraphSpec, directory: Path | None) -> torch.nn.Module:
+    """The graph in torch: the base encoder with `directory`'s release applied (eval mode)."""
     bert, _ = load_base_encoder()
-    return resolve(graph(name).builder)(bert, directory).eval()
+    return resolve(spec.builder)(bert, directory).eval()
 
 
 class TorchForward:
@@ -48,12 +47,12 @@ class TorchForward:
         return [o.float().numpy() for o in outputs]
 
 
-def torch_forward(name: str, directory: Path | None) -> TorchForward:
-    """Model `name` on torch, called like an ONNX session (the torch backend)."""
-    return TorchForward(build_module(name, directory), graph(name).inputs)
+def torch_forward(spec: GraphSpec, directory: Path | None) -> TorchForward:
+    """The graph on torch, called like an ONNX session (the torch backend)."""
+    return TorchForward(build_module(spec, directory), spec.inputs)
 
 
-def export(name: str, directory: Path | None, folder: Path, precision: str = "fp32") -> Path:
+def export(spec: GraphSpec, directory: Path | None, folder: Path, precision: str = "fp32") -> Path:
     """Write `folder/model.onnx` (the traced fp32 graph), for int8 `folder/model.int8.onnx` (dynamic
     quantization of the matrix products' weights, per output channel: the embeddings stay fp32), and the file sessions load, `folder/model[.int8].opt.onnx`: the graph
     after ONNX Runtime's extended optimisations (fused attention and layer norms), saved so that no
@@ -61,8 +60,7 @@ def export(name: str, directory: Path | None, folder: Path, precision: str = "fp
     folder.mkdir(parents=True, exist_ok=True)
     fp32 = folder / "model.onnx"
     if not fp32.exists():
-        spec = graph(name)
-        module = build_module(name, directory)
+        module = build_module(spec, directory)
         ids = torch.tensor([[101, 2057, 3745, 2115, 2951, 102], [101, 2057, 102, 0, 0, 0]])
         example = {"input_ids": ids, "attention_mask": (ids > 0).long(), "token_type_ids": torch.zeros_like(ids)}
         axes = {n: {0: "batch", 1: "tokens"} for n in spec.inputs} | {n: {0: "batch"} for n in spec.outputs}

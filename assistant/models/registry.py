@@ -1,11 +1,8 @@
 """Every shipped model's graph, by name. Each model package declares its graph in its own `graph.py`
 (`GraphSpec`: inputs, outputs, default release, shipped precision, torch builder); registering it is one
-line here. `assistant.models.runtime` runs the graphs on ONNX Runtime from these specs alone; the torch side
-(`TORCH_SIDE`: build, run and export a graph) is reached by name, so that nothing below it imports torch."""
+line here. `assistant.models.runtime` runs the graphs on ONNX Runtime from these specs; the torch side
+(`assistant.models.graphs`: build, run and export a graph) is handed a spec and knows no registry."""
 from __future__ import annotations
-
-from importlib import import_module
-from types import ModuleType
 
 from assistant.models.graph_spec import GraphSpec
 from assistant.models.piextract.graph import PIEXTRACT
@@ -25,8 +22,6 @@ GRAPHS: dict[str, GraphSpec] = {spec.name: spec for spec in (
     QUESTION,
 )}
 
-TORCH_SIDE = "assistant.models.graphs"
-
 
 def graph(name: str) -> GraphSpec:
     """The registered graph `name` (a clear error for a name nothing registered)."""
@@ -35,7 +30,3 @@ def graph(name: str) -> GraphSpec:
     except KeyError:
         raise ValueError(f"no model named {name!r} (registered: {', '.join(GRAPHS)})") from None
 
-
-def torch_side() -> ModuleType:
-    """`TORCH_SIDE`, imported now: torch and transformers (seconds), for an export or the torch backend only."""
-    return import_module(TORCH_SIDE)

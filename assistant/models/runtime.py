@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from assistant.foundation.base_model import EMBEDDER_NAME, bundled_model_dir
 from assistant.foundation.inference import Forward, OnnxForward, backend, onnx_cache_dir
 from assistant.foundation.releases import release_files
-from assistant.models.registry import GRAPHS, graph, torch_side
+from assistant.models.registry import GRAPHS, graph
 
 if TYPE_CHECKING:  # numpy comes with ONNX Runtime, which a preload imports on its own thread
     import numpy as np
@@ -94,7 +94,9 @@ def ensure_graph(name: str, directory: Path | None = None, precision_: str | Non
         # and transformers' lazily imported modules cannot be imported by two threads at once
         with _EXPORTING:
             if not path.exists():
-                torch_side().export(name, directory, path.parent, chosen)  # torch: only when the cache lacks it
+                from assistant.models import graphs  # torch (seconds to import): only when the cache lacks the graph
+
+                graphs.export(graph(name), directory, path.parent, chosen)
     return path
 
 
@@ -116,7 +118,9 @@ def load_forward(name: str, directory: Path | None = None) -> Forward:
     """The forward pass of model `name` on the configured backend (a session `preload` started, if any)."""
     directory = directory if directory is not None else graph(name).release
     if backend() == "torch":
-        return torch_side().torch_forward(name, directory)
+        from assistant.models import graphs  # torch (seconds to import): the torch backend only
+
+        return graphs.torch_forward(graph(name), directory)
     preloaded = _Preload.take(name, directory)
     if preloaded is not None:
         return preloaded
