@@ -346,25 +346,25 @@ class Assistant:
     def ask(self, question: str, policy: str, version: int | None = None, top_k: int = 3) -> Answer:
         """Answer `question` from the policy's sentences, with at most `top_k` evidence sentences
         (`assistant.answering.pipeline`)."""
-        validate_question(question)  # a bad question is refused before the policy is looked up
-        return self.answer_pipeline.run(question, self.version(policy, version), top_k)
+        text = validate_question(question)  # the one check: before the policy is looked up; the stages trust it
+        return self.answer_pipeline.run(text, self.version(policy, version), top_k)
 
     def rank_evidence(self, question: str, policy: str, version: int | None = None) -> EvidenceRanking:
         """The policy's candidate sentences for `question`, best first, or why there are none."""
-        validate_question(question)
-        return self.answer_pipeline.rank(question, self.version(policy, version))
+        text = validate_question(question)
+        return self.answer_pipeline.rank(text, self.version(policy, version))
 
     def ask_across(self, question: str, policies: list[str] | None = None) -> AnswersAcross:
         """Answer `question` from the latest version of each of `policies` (default: every stored policy),
         the policies that answer first (`assistant.answering.across`)."""
         from assistant.answering.across import order_answers  # lazy: see the module docstring
 
-        validate_question(question)
+        text = validate_question(question)
         names = list(dict.fromkeys(policies)) if policies is not None else self.policy_names()
         if not names:
             raise AssistantError("No policies stored yet: add one with `assistant ingest PATH`.")
         versions = [self.version(name) for name in names]  # every name checked before any model loads
-        return order_answers(question, [self.answer_pipeline.run(question, v) for v in versions])
+        return order_answers(question, [self.answer_pipeline.run(text, v) for v in versions])
 
     def search_sentences(self, text: str, policy: str | None = None, top: int = 10) -> SearchResults:
         """The `top` stored sentences closest to `text` (the retriever's cosine): across the latest version of

@@ -180,8 +180,8 @@ def test_a_denial_until_you_consent_is_conditional_a_mixed_sentence_no_denial_an
 
 
 def test_a_plain_denial_stays_no_and_a_denied_clause_beside_an_unrelated_one_too():
-    from assistant.answering.verdict import stance
     from assistant.foundation.types import Sentence
+    from assistant.understanding.statements import stance
 
     def said(text: str, facet: str) -> str:
         return stance(Sentence(1, text, 0, len(text), ""), BY_NAME[facet])
@@ -349,7 +349,7 @@ def test_a_preferred_sentence_far_below_the_best_does_not_jump_ahead():
 
 
 def test_a_sentence_ending_in_an_email_address_states_something_and_erased_asks_about_deletion():
-    from assistant.answering.verdict import states_practice
+    from assistant.understanding.statements import states_practice
 
     contact = BY_NAME["contact_dpo"]
     assert states_practice("Our data protection officer's contact details are: Jane Doe, dpo@example.com", contact)
@@ -371,7 +371,7 @@ def test_an_item_of_a_list_of_rights_is_the_answer_not_a_purpose_that_mentions_t
     purpose = "Responding to requests to exercise privacy rights, such as your right to access or delete your personal data."
     ranking, verdict = _decided("Can I delete my data?", [right, expiry, purpose], [0.4, 0.1, -0.4])
     assert ranking.ranked[verdict.support].sentence.text == right and verdict.verdict == "yes", verdict.headline
-    from assistant.answering.verdict import states_practice
+    from assistant.understanding.statements import states_practice
     assert not states_practice("Your rights and choices", BY_NAME["deletion"])  # a heading stays a heading
     # a title with the facet's preferred words is still a title
     assert not states_practice("Information we share with advertisers (including Targeted Advertising)",
@@ -598,7 +598,7 @@ def test_words_read_on_the_eighth_held_out_set():
 
 
 def test_words_read_on_the_ninth_held_out_set():
-    from assistant.answering.verdict import states_practice
+    from assistant.understanding.statements import states_practice
 
     # Jasper: a two-part question (see and fix) is answered by the sentence with both parts, not by one half
     both = ("Where possible, you can access, update or request deletion of Your Personal Data directly within Your "
@@ -722,7 +722,7 @@ def test_a_parents_contact_is_not_the_privacy_contact():
 
 
 def test_words_read_on_the_tenth_held_out_set():
-    from assistant.answering.verdict import states_practice
+    from assistant.understanding.statements import states_practice
 
     # ChatGPT business: "not used to train our models by default" holds until you opt in
     _, verdict = _decided("Do they use my information to train their AI models?", [

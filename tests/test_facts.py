@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.answering.label import build_label, denied, informative, statement
+from assistant.answering.label import build_label
 from assistant.foundation.types import Facts, Sentence, Slot
 from assistant.understanding.stance import denies, negations_read_otherwise
+from assistant.understanding.statements import denied, informative, statement
 
 
 def slot(sentence: str, label: str, text: str) -> Slot:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assistant.answering.verdict import CONDITIONAL, NO, NOT_STATED, YES
+from assistant.answering.verdict import NOT_STATED
 from assistant.foundation.types import Answer
+from assistant.understanding.statements import CONDITIONAL, NO, YES
 
 _GROUP = {YES: 0, NO: 0, CONDITIONAL: 1, NOT_STATED: 2}
 

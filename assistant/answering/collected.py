@@ -13,8 +13,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assistant.answering.label import UNTYPED, attribute, denied, informative, kind, role
 from assistant.answering.ranking import EvidenceRanking
+from assistant.understanding.statements import UNTYPED, attribute, denied, informative, kind, role
 
 # "What information do they collect?", "Which personal data do you gather about me?", "What do they know about me?"
 ASKS_DATA_COLLECTED = re.compile(

@@ -1,142 +1,18 @@
-"""Structured facts from PolicyIE slots: a one-line statement per sentence, and the privacy label.
+"""The privacy label: the PolicyIE facts of a whole policy version aggregated by section (data collected,
+shared, with whom, purposes, retention, security, user choices), every cell listing its sentences.
 
-Everything shown comes from the policy: slot texts are quoted verbatim; only connecting words
-("shares … with …") and category names are ours.
+The facts are read, and a sentence's denial decided, by `understanding.statements`. Everything shown comes
+from the policy: slot texts are quoted verbatim; only category names are ours.
 """
 from __future__ import annotations
 
 import collections
 from dataclasses import asdict, dataclass, field
 
-from assistant.foundation.types import Facts, Sentence, Slot
-from assistant.understanding.stance import denies, negations_read_otherwise, purpose_limit
+from assistant.foundation.types import Sentence
+from assistant.understanding.statements import attribute, denied, informative, purpose_limit, role
 
-VERBS = {
-    "data-collection-usage": "collects",
-    "data-sharing-disclosure": "shares",
-    "data-storage-retention-deletion": "keeps",
-    "data-security-protection": "protects",
-}
-NEGATED_VERBS = {
-    "collects": "does not collect", "shares": "does not share", "keeps": "does not keep",
-    "protects": "does not protect",
-}
-_ACTORS = ("data-collector", "data-sharer", "data-holder", "data-protector")
-_DATA = ("data-collected", "data-shared", "data-retained", "data-protected")
 CHOICE_CATEGORIES = ("User Choice/Control", "User Access, Edit and Deletion")
-
-
-# Words that alone say nothing: a slot made only of them ("and", "your") is not shown.
-_FUNCTION_WORDS = frozenset(
-    "a an and any are as at be by for from in is it its of on or our the their them they this to us we "
-    "with you your yours".split()
-)
-
-
-def informative(slot: Slot) -> bool:
-    """Whether a slot's text carries content (not only function words or punctuation)."""
-    return any(len(w) > 1 and w.lower() not in _FUNCTION_WORDS for w in slot.text.replace("-", " ").split()
-               if any(c.isalpha() for c in w))
-
-
-def role(slot: Slot) -> str:
-    """The slot type without its attribute: `data-shared.data-contact` → `data-shared`."""
-    return slot.slot.split(".", 1)[0]
-
-
-# PolicyIE's attribute values (its annotation scheme's names) in the words a privacy label uses.
-READABLE = {
-    # data types
-    "data-general": "information (no type named)", "data-other": "other data",
-    "data-aggregated-nonidentifiable": "aggregated or de-identified data", "data-computer-device": "device data",
-    "data-contact": "contact details", "data-cookies-web-beacons-and-other-technologies": "cookies and similar technologies",
-    "data-demographic": "demographics", "data-finance": "financial data", "data-location": "location",
-    "data-user-online-activities-profiles": "online activity",
-    # purposes
-    "advertising-marketing": "advertising and marketing", "analytics-research": "analytics and research",
-    "basic-service-feature": "providing the service", "communications": "communicating with you",
-    "legal-requirement": "legal requirements", "merge-acquisition": "mergers and acquisitions", "other": "other purposes",
-    "personalization-customization": "personalisation", "service-operation-and-security": "running and securing the service",
-    # security measures
-    "access-limitation": "access limits", "encryptions": "encryption", "general-safeguard-method": "general safeguards",
-    "protection-other": "other protections", "user-authentication": "user authentication",
-}
-UNTYPED = frozenset({"data-general", "data-other"})  # data of no stated type
-
-
-def kind(slot: Slot) -> str:
-    """The slot's attribute as PolicyIE names it: `data-shared.data-contact` → `data-contact`."""
-    return slot.slot.split(".", 1)[-1]
-
-
-def attribute(slot: Slot) -> str:
-    """The attribute in plain words: `data-shared.data-contact` → `contact details`,
-    `purpose-argument.basic-service-feature` → `providing the service`."""
-    value = kind(slot)
-    return READABLE.get(value, value.removeprefix("data-").replace("-", " "))
-
-
-def has_polarity(facts: Facts) -> bool:
-    """Whether PolicyIE tagged a `polarity` (negation) slot in the sentence."""
-    return any(role(s) == "polarity" for s in facts.slots)
-
-
-def denied(facts: Facts | None, text: str | None) -> bool:
-    """Whether a sentence says its practice is *not* done: PolicyIE's polarity slot, or the word
-    rules of `understanding.stance` on its text (the model often misses the negation). The slot does not count
-    where the rules read every negation as something else ("may not be able to … in all circumstances")."""
-    if text is not None and denies(text):
-        return True
-    return facts is not None and has_polarity(facts) and not (text is not None and negations_read_otherwise(text))
-
-
-def statement(facts: Facts, text: str | None) -> str | None:
-    """'We (“we”) shares contact data (“email address”) with “advertising partners” …', or None for `Other`.
-
-    `text` is the sentence the facts come from: the verb is negated ("does not share") when the
-    sentence denies the practice (PolicyIE's polarity slot, or `denies(text)`)."""
-    verb = VERBS.get(facts.intent)
-    if verb is None:
-        return None
-    by_role: dict[str, list[Slot]] = collections.defaultdict(list)
-    for slot in facts.slots:
-        if informative(slot) or role(slot) in ("polarity", "data-collector", "data-sharer", "data-holder",
-                                               "data-protector"):
-            by_role[role(slot)].append(slot)
-    limit = purpose_limit(text) if text is not None else None
-    if denied(facts, text) and limit is None:
-        verb = NEGATED_VERBS[verb]
-    actors = [s for r in _ACTORS for s in by_role.get(r, [])]
-    data = [s for r in _DATA for s in by_role.get(r, [])]
-    who = _quote(actors[:1]) if actors else "The policy"
-    what = "; ".join(_quote([s]) if kind(s) in UNTYPED else f"{attribute(s)} ({_quote([s])})" for s in data[:4]) or "data"
-    parts = [f"{who} {verb} {what}"]
-    if by_role.get("data-provider"):
-        parts.append(f"from {_quote(by_role['data-provider'][:2])}")
-    if by_role.get("data-receiver"):
-        parts.append(f"with {_quote(by_role['data-receiver'][:3])}")
-    if by_role.get("retention-period"):
-        parts.append(f"for {_quote(by_role['retention-period'][:1])}")
-    if by_role.get("storage-place"):
-        parts.append(f"in {_quote(by_role['storage-place'][:1])}")
-    if by_role.get("method"):
-        parts.append(f"by {_quote(by_role['method'][:3])}")
-    if by_role.get("protect-against"):
-        parts.append(f"against {_quote(by_role['protect-against'][:2])}")
-    purposes = by_role.get("purpose-argument", [])
-    allowed = sorted({attribute(s) for s in purposes if limit is None or s.start < limit})
-    excluded = sorted({attribute(s) for s in purposes if limit is not None and s.start >= limit} - set(allowed))
-    if allowed:
-        parts.append("for " + ", ".join(allowed))
-    if excluded:
-        parts.append(("but " if allowed else "") + "not for " + ", ".join(excluded))
-    if by_role.get("condition-argument"):
-        parts.append(f"— condition: {_quote(by_role['condition-argument'][:2])}")
-    return " ".join(parts) + "."
-
-
-def _quote(slots: list[Slot]) -> str:
-    return ", ".join(f"“{s.text}”" for s in slots)
 
 
 @dataclass

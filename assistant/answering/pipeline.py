@@ -14,7 +14,8 @@ from assistant.understanding.span import SpanReading
 
 
 class AnswerPipeline:
-    """Answers a question from one stored policy version; each stage is its own module."""
+    """Answers a question from one stored policy version; each stage is its own module. The question is taken
+    as validated (`Assistant` checks it once, `understanding.validation`)."""
 
     def __init__(self, understanding: QuestionUnderstanding, search: SentenceSearch, reading: SpanReading,
                  parameters: SelectionParameters, answer_scorer: AnswerSentenceScorer | None = None) -> None:

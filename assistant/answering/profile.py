@@ -24,15 +24,16 @@ from functools import cache
 
 import numpy as np
 
-from assistant.answering.label import UNTYPED, GlanceRow, attribute, informative, kind, role
+from assistant.answering.label import GlanceRow
 from assistant.answering.pipeline import AnswerPipeline
 from assistant.answering.selection import SelectionParameters
-from assistant.answering.verdict import _PERIOD, AGE, NOT_STATED, stance
+from assistant.answering.verdict import NOT_STATED
 from assistant.foundation.resources import package_path
 from assistant.foundation.types import FacetProfile, FacetSentence, PolicyProfile, PolicyVersion, Sentence
 from assistant.models.attributes.model import AttributeClassifier
 from assistant.models.piextract.model import PIExtractTagger
 from assistant.understanding.facets import BY_NAME, GLANCE_QUESTIONS
+from assistant.understanding.statements import AGE, PERIOD, UNTYPED, attribute, informative, kind, role, stance
 
 # What the profile's verdicts depend on, besides the stored sentences: the answering and understanding rules,
 # the retrieval's calibration, the selection parameters and the question models' releases. Any change to one
@@ -160,7 +161,7 @@ def stated_value(facet: str, sentence: Sentence) -> str | None:
     collection …); None when it states none."""
     text = sentence.text
     if facet == "retention":
-        found = _PERIOD.search(text)
+        found = PERIOD.search(text)
     elif facet in _LINK_FACETS:
         found = _LINK.search(text)
     elif facet == "children":

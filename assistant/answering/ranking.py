@@ -5,7 +5,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assistant.answering.label import denied
 from assistant.answering.reasons import POLICY_SILENT
 from assistant.answering.selection import (
     NO_MATCH_LOGIT,
@@ -18,6 +17,7 @@ from assistant.foundation.maths import sigmoid
 from assistant.foundation.types import PolicyVersion, Sentence
 from assistant.understanding.facets import BY_NAME, Facet
 from assistant.understanding.question import UnderstoodQuestion
+from assistant.understanding.statements import denied
 
 
 @dataclass(frozen=True)

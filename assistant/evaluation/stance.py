@@ -6,14 +6,14 @@ of "this sentence denies the practice" are scored (precision / recall / F1 of *d
 
 - `rule`: `understanding.stance.denies(text)`, the word rules (tuned on the train split only);
 - `policyie`: the PolicyIE model's `polarity` slot alone;
-- `union`: either of them, which is what statements and the privacy label use (`answering.label.denied`).
+- `union`: either of them, which is what statements and the privacy label use (`understanding.statements.denied`).
 """
 from __future__ import annotations
 
-from assistant.answering.label import has_polarity
 from assistant.corpora.stance_sentences import load_stance_split
 from assistant.evaluation.metrics import binary_score
 from assistant.understanding.stance import denies
+from assistant.understanding.statements import has_polarity
 
 
 def evaluate(split: str = "validation", policyie=None) -> dict:

@@ -10,11 +10,12 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from assistant.answering.label import GlanceRow, PrivacyLabel, statement
+from assistant.answering.label import GlanceRow, PrivacyLabel
 from assistant.answering.reasons import explain_reason
 from assistant.evaluation.metrics import Score, percent
 from assistant.foundation.text import escape_controls
 from assistant.foundation.types import Answer, Facts
+from assistant.understanding.statements import statement
 
 if TYPE_CHECKING:  # the harness imports the engine (torch), the store FAISS: not needed to draw a report
     from assistant.answering.across import AnswersAcross

@@ -9,7 +9,6 @@ from assistant.models.facets.model import FacetClassifier
 from assistant.models.questions.model import ANSWERABLE, QuestionClassifier
 from assistant.models.retriever.model import Embedder
 from assistant.understanding.facets import WHERE_INSTEAD, facet_of, question_type
-from assistant.understanding.validation import validate_question
 
 BEYOND_POLICY = "beyond_policy"
 # Facets specific enough that a question on them is one a policy answers, whatever the classifier's
@@ -27,7 +26,7 @@ RULE_ANSWERABLE = frozenset({"children_use", "deletion", "access_correction", "o
 class UnderstoodQuestion:
     """A validated question and what the question classifier read in it."""
 
-    text: str  # whitespace-normalised
+    text: str  # as validated (whitespace-normalised: `understanding.validation.validate_question`)
     reason: str | None  # None when answerable; else why not (out_of_scope, vague, …)
     reason_probability: float  # the classifier's probability for `reason` (0.0 when answerable)
     focus: frozenset[str] = frozenset()  # OPP-115 categories it is confidently about
@@ -38,7 +37,10 @@ class UnderstoodQuestion:
 
 class QuestionUnderstanding:
     """Stage: question text → `UnderstoodQuestion` (base-model embedding, then the linear classifiers; the
-    facet from the facet classifier where it is confident, else from the word rules)."""
+    facet from the facet classifier where it is confident, else from the word rules).
+
+    The text is taken as validated: `Assistant` checks a question once, with `validate_question`, before it
+    looks the policy up, and hands on the normalised text; the profile's fixed questions need no check."""
 
     def __init__(self, embedder: Embedder, classifier: QuestionClassifier, facets: FacetClassifier,
                  category_confidence: float, remember: Iterable[str] = ()) -> None:
@@ -58,8 +60,7 @@ class QuestionUnderstanding:
             self._remembered[question] = understood
         return understood
 
-    def _understand(self, question: str) -> UnderstoodQuestion:
-        text = validate_question(question)
+    def _understand(self, text: str) -> UnderstoodQuestion:
         embedding = self.embedder.encode([text])[0]
         rule_facet = facet_of(text)
         rule_name = rule_facet.name if rule_facet else None

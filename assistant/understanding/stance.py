@@ -199,15 +199,3 @@ def denies(text: str) -> bool:
         for at in _negations(words)
     )
 
-
-# A denial that limits only the purpose ("They have access to personal information …, but may not use it for other
-# purposes"): the data is used, just not for those purposes.
-_PURPOSE_LIMIT = re.compile(r"\b(?:not|never)\b[^.;]{0,50}?\bfor (?:any )?(?:other|unrelated|different|(?:their|its) own)\b"
-                            r"[^.;]{0,30}?\bpurposes?\b|\bfor (?:any )?purposes? other than\b", re.IGNORECASE)
-
-
-def purpose_limit(text: str) -> int | None:
-    """Where a denial that limits only the purpose starts ("may not use it for other purposes"), or None: what is
-    said before it is not denied."""
-    found = _PURPOSE_LIMIT.search(text)
-    return found.start() if found else None
