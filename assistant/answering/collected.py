@@ -52,7 +52,7 @@ def data_collected(ranking: EvidenceRanking, shown: Sequence[int] = ()) -> Colle
         if named:
             per_candidate[position] = named
             ordinals.add(scored.sentence.ordinal)
-            counts.update(named)
+            counts.update(sorted(named))  # ties keep first-named order, not the per-run string hashing's
     if not counts:
         return None
     kinds = [(name, examples[name].most_common(1)[0][0]) for name, _ in counts.most_common(MAX_KINDS)]
