@@ -82,7 +82,7 @@ $(RASA_MODEL): $(RASA_STAMP) config.yml domain.yml $(RASA_DATA)
 
 # Rasa test stories: every turn's intent and action must be predicted (no action server needed).
 rasa-test: $(RASA_MODEL)
-	$(RASA_BIN)/rasa test core --model $(RASA_MODEL) --stories tests/test_stories.yml \
+	$(RASA_BIN)/rasa test core --model $(RASA_MODEL) --stories tests/chat/test_stories.yml \
 		--out test-artifacts/rasa-core --fail-on-prediction-errors
 
 # NLU cross-validation for docs/results.md (minutes; not part of make test).

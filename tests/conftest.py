@@ -1,15 +1,11 @@
 """Shared fixtures: real models loaded once per test session, a fresh store per test."""
 from __future__ import annotations
 
-import os
-import sqlite3
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples" / "policies"
-AMAZON = EXAMPLES / "amazon.com.html"
+from tests.support.paths import AMAZON, EXAMPLES  # noqa: F401  EXAMPLES: for tests/test_answers.py until it is split
 
 
 @pytest.fixture(scope="session")
@@ -72,30 +68,3 @@ def amazon(amazon_home, embedder, retriever, policyie, reader):
     return Assistant(Settings(home=amazon_home), embedder=embedder, retriever=retriever, policyie=policyie,
                      reader=reader)
 
-
-def store_snapshot(home: Path) -> dict:
-    """Every row of every table plus the index files with their sizes: equal snapshots = same store."""
-    snapshot: dict = {"files": {}}
-    database = home / "assistant.sqlite3"
-    if database.exists():
-        with sqlite3.connect(database) as db:
-            tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
-            for table in tables:
-                snapshot[table] = sorted(db.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
-    index_dir = home / "indexes"
-    if index_dir.exists():
-        snapshot["files"] = {p.name: p.stat().st_size for p in index_dir.iterdir()}
-    return snapshot
-
-
-def cli_env(home: Path, **extra: str) -> dict[str, str]:
-    env = dict(os.environ, ASSISTANT_HOME=str(home), COLUMNS="200", **extra)
-    env.pop("FORCE_COLOR", None)
-    return env
-
-
-def policy_files() -> list[Path]:
-    """The bundled example policies plus all 115 OPP-115 sanitized policies (from the bundled corpus)."""
-    from assistant.corpora import corpus_dir
-
-    return sorted(EXAMPLES.glob("*.html")) + sorted((corpus_dir("opp115") / "sanitized_policies").glob("*.html"))

@@ -7,7 +7,8 @@ import shutil
 import pytest
 
 from assistant.foundation.errors import InvalidQuestionError, UnknownPolicyError
-from tests.conftest import AMAZON, EXAMPLES, store_snapshot
+from tests.support.paths import AMAZON, EXAMPLES
+from tests.support.store import store_snapshot
 
 
 def test_ingest_stores_verbatim_sentences_with_sections(amazon):
@@ -98,7 +99,7 @@ def test_the_one_retention_sentence_answers_a_retention_question(amazon):
     # a retention probability above the coverage threshold (OPP-115's annotators mark storing data as
     # retention, period unspecified), so the policy is not silent, and the retriever puts the one
     # sentence that says what is kept first. (A policy with no retention sentence at all is
-    # policy_silent: tests/test_nlu.py.)
+    # policy_silent: tests/models/test_nlu.py.)
     keep = "When you update information, we usually keep a copy of the prior version for our records."
     sentences = amazon.store.sentences(amazon.store.get_version("amazon").id)
     floor = amazon.parameters.coverage_threshold

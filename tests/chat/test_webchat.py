@@ -1,0 +1,376 @@
+"""The chat page in a real browser: Playwright driving Debian's headless Chromium (/usr/bin/chromium)
+against the page (web/), the Rasa socketio channel and the action server (tests/support/chat_stack.py):
+a whole conversation with answer cards, citations that open the policy, adding a policy, the
+escaping of policy text, error states, and an axe-core accessibility check (web/node_modules).
+Screenshots go to test-artifacts/."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.support.chat_stack import MARKUP_POLICY, REPLY_TIMEOUT_S, free_port, shared_stack
+from tests.support.paths import EXAMPLES, ROOT
+from tests.support.policy_server import policy_server
+
+pytestmark = pytest.mark.e2e
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+TIMEOUT_MS = 90_000
+AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="session")
+def stack(request, tmp_path_factory, embedder, retriever, policyie):
+    return shared_stack(request, tmp_path_factory, embedder, retriever, policyie)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def open_page(browser, url: str, viewport: dict | None = None):
+    """A fresh browser context on `url`; its requests off loopback and its script errors are recorded."""
+    context = browser.new_context(viewport=viewport or {"width": 900, "height": 1000})
+    page = context.new_page()
+    outside: list[str] = []
+    page.on("request", lambda r: None if urlsplit(r.url).hostname in ("127.0.0.1", "localhost") or
+            r.url.startswith("data:") else outside.append(r.url))
+    page.errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda error: page.errors.append(str(error)))  # type: ignore[attr-defined]
+    page.outside_requests = outside  # type: ignore[attr-defined]
+    page.goto(url)
+    return context, page
+
+
+@pytest.fixture
+def page(browser, stack):
+    """A fresh browser context on the chat page; every request must stay on loopback."""
+    context, page = open_page(browser, stack.page_url)
+    yield page
+    context.close()
+
+
+# -- reading the page ----------------------------------------------------------------------------
+
+def bot_texts(page) -> list[str]:
+    """The bot's bubbles (one per turn), as shown; hidden evidence included."""
+    return page.eval_on_selector_all("#log .msg.bot", "nodes => nodes.map(n => n.textContent)")
+
+
+def wait_for_greeting(page) -> None:
+    """The page sends /greet once its session is confirmed; wait for the greeting's last paragraph."""
+    page.wait_for_function("() => [...document.querySelectorAll('#log .msg.bot')]"
+                           ".some(m => m.textContent.includes('or say “help”'))", timeout=TIMEOUT_MS)
+
+
+def wait_for_bot(page, before: int, expect: str) -> str:
+    """Wait until a bot bubble after the first `before` contains `expect`; the new bubbles' text."""
+    page.wait_for_function(
+        """([before, expect]) => [...document.querySelectorAll('#log .msg.bot')].slice(before)
+                                 .some(m => m.textContent.includes(expect))""",
+        arg=[before, expect], timeout=TIMEOUT_MS,
+    )
+    return "\n".join(bot_texts(page)[before:])
+
+
+def send(page, text: str, expect: str) -> str:
+    """Type a message and press Enter; the bot's reply once it contains `expect`."""
+    before = len(bot_texts(page))
+    page.fill("#message", text)
+    page.press("#message", "Enter")
+    return wait_for_bot(page, before, expect)
+
+
+def ask(page, question: str) -> dict:
+    """Ask a question; the new answer card's headline, first quote, citation link and card count."""
+    before = page.locator("#log .card").count()
+    page.fill("#message", question)
+    page.press("#message", "Enter")
+    page.wait_for_function("(n) => document.querySelectorAll('#log .card').length > n", arg=before,
+                           timeout=TIMEOUT_MS)
+    card = page.locator("#log .card").nth(before)
+    quote = card.locator("blockquote.quote").first
+    link = card.locator(".cite a").first
+    return {"card": card, "headline": card.locator(".headline").inner_text(),
+            "quote": quote.inner_text().strip("“”") if quote.count() else None,
+            "href": link.get_attribute("href") if link.count() else None}
+
+
+def run_axe(page) -> list[dict]:
+    """axe-core (web/node_modules, pinned in package.json) run in the page: its serious and critical
+    violations. Evaluated through the DevTools protocol, so the page's CSP is not loosened for it."""
+    page.evaluate(AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def screenshot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def active_policy(page) -> str:
+    return page.locator("#active-name").inner_text()
+
+
+# -- the tests -------------------------------------------------------------------------------------
+
+def test_a_whole_conversation_on_the_page(browser, page, stack):
+    """Pick a policy, ask, follow up, expand the evidence, open a citation at its highlighted sentence,
+    add a policy by URL with the keyboard, summarize it; axe finds no serious or critical problem, on
+    a desktop and on a phone-sized screen."""
+    wait_for_greeting(page)
+    assert active_policy(page) == "no policy chosen yet"
+    options = page.eval_on_selector_all("#policy-picker option", "os => os.map(o => o.value)")
+    assert set(options) == {"", "amazon.com", "instagram.com", MARKUP_POLICY}
+    assert run_axe(page) == []
+
+    before = len(bot_texts(page))
+    page.select_option("#policy-picker", "amazon.com")
+    wait_for_bot(page, before, "now answering from amazon.com")
+    assert active_policy(page) == "amazon.com"
+
+    first = ask(page, "Do they share my personal information with other companies?")
+    assert first["headline"] and first["quote"] and first["href"]
+    assert re.fullmatch(r"/policy\?name=amazon\.com&version=1#s-\d+", first["href"]), first["href"]
+    assert first["card"].locator(".cite a").first.inner_text().startswith("§ ")
+    follow_up = ask(page, "and how long do they keep it?")  # the conversation stays on amazon.com
+    assert follow_up["card"].get_attribute("aria-label") == "Answer from amazon.com"
+    assert active_policy(page) == "amazon.com"
+
+    more = first["card"].locator("button.more")
+    evidence = first["card"].locator("ol.evidence")
+    assert more.get_attribute("aria-expanded") == "false" and not evidence.is_visible()
+    more.focus()
+    page.keyboard.press("Enter")  # a real button: the keyboard opens it
+    assert more.get_attribute("aria-expanded") == "true" and evidence.is_visible()
+    assert evidence.locator("li").count() >= 1
+    assert evidence.locator(".cite a").count() == evidence.locator("li").count()
+    screenshot(page, "webchat-answer.png")
+
+    with page.expect_popup() as popup_info:
+        first["card"].locator(".cite a").first.click()
+    policy_page = popup_info.value
+    policy_page.wait_for_load_state()
+    sentence_id = first["href"].rsplit("#s-", 1)[1]
+    target = policy_page.locator(":target")
+    assert target.get_attribute("id") == f"s-{sentence_id}"
+    shown = target.evaluate("n => [...n.childNodes].filter(c => c.nodeType === 3).map(c => c.data).join('')")
+    assert " ".join(shown.split()) == " ".join(first["quote"].split())  # the quoted sentence, as stored
+    assert target.evaluate("n => getComputedStyle(n).backgroundColor") == "rgb(255, 240, 179)"  # highlighted
+    assert policy_page.evaluate("() => { const r = document.querySelector(':target').getBoundingClientRect(); "
+                                "return r.top >= 0 && r.bottom <= innerHeight; }")  # scrolled into view
+    assert run_axe(policy_page) == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    policy_page.screenshot(path=str(ARTIFACTS / "webchat-citation.png"))
+    policy_page.close()
+
+    try:
+        with policy_server() as pages:
+            pages.pages["/steam/privacy"] = ("text/html; charset=utf-8",
+                                             (EXAMPLES / "steampowered.com.html").read_bytes())
+            before = len(bot_texts(page))
+            page.focus("#add-policy summary")
+            page.keyboard.press("Enter")  # opens "Add a policy"
+            page.keyboard.press("Tab")
+            assert page.evaluate("document.activeElement.id") == "add-url"
+            page.keyboard.type(pages.url("/steam/privacy"))
+            page.keyboard.press("Tab")  # the file picker
+            page.keyboard.press("Tab")
+            page.keyboard.type("steam")
+            page.keyboard.press("Tab")
+            assert page.evaluate("document.activeElement.id") == "add-button"
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => document.querySelector('#add-status').textContent.startsWith('Adding…')",
+                                   timeout=TIMEOUT_MS)
+            page.wait_for_function("() => document.querySelector('#add-status').textContent.startsWith('Added')",
+                                   timeout=TIMEOUT_MS)
+        status = page.locator("#add-status").inner_text()
+        assert re.fullmatch(r"Added steam \(\d+ sentences\)\.", status), status
+        assert page.locator("#add-status").get_attribute("aria-live") == "polite"
+        wait_for_bot(page, before, "now answering from steam")
+        page.wait_for_function("() => document.querySelector('#active-name').textContent === 'steam'",
+                               timeout=TIMEOUT_MS)
+        assert page.eval_on_selector("#policy-picker", "p => p.value") == "steam"
+        cookies = ask(page, "Do they use cookies?")
+        assert cookies["card"].get_attribute("aria-label") == "Answer from steam"
+        assert "cookie" in (cookies["quote"] or "").lower()
+        screenshot(page, "webchat-add-policy.png")
+
+        before = len(bot_texts(page))
+        page.get_by_role("button", name="Summarize the policy").click()
+        # Rasa's socket.io channel sends a reply in parts split at blank lines: wait for the label's last part
+        label = wait_for_bot(page, before, "ask me about any item")
+        assert "Privacy label of steam" in label and "Data collected:" in label
+        assert page.evaluate("""() => {  // a reply taller than the box is shown from its start
+            const log = document.querySelector('#log'), box = log.getBoundingClientRect();
+            const top = [...log.querySelectorAll('.msg.bot')].pop().getBoundingClientRect().top;
+            return top >= box.top - 1 && top < box.bottom; }""")
+
+        assert run_axe(page) == []
+        page.focus("#message")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "send"
+        assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"  # a focus ring
+        assert page.locator("#log [tabindex='-1'], #log div[role='button']").count() == 0
+        assert page.outside_requests == []  # type: ignore[attr-defined]
+        assert page.errors == []  # type: ignore[attr-defined]
+
+        page.set_viewport_size({"width": 390, "height": 844})  # a phone
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the screen
+        for control in ("#send", "#message", "#policy-picker", "#active-name", "#new-chat"):
+            assert page.locator(control).is_visible(), control
+        assert run_axe(page) == []
+        page.screenshot(path=str(ARTIFACTS / "webchat-phone.png"))
+    finally:
+        remove_policy(stack.home, "steam")  # the stack is shared: its other tests list the policies
+
+
+def test_a_reload_keeps_the_conversation_under_the_server_issued_id(page, stack):
+    """The page asks for no id in a fresh tab, gets a signed one, and gets it back after a reload;
+    "New chat" starts a conversation under a new id."""
+    wait_for_greeting(page)
+    session_id = page.evaluate("sessionStorage.getItem('privacy-assistant.session')")
+    assert re.fullmatch(r"[0-9a-f]{32}\.[0-9a-f]{32}", session_id)
+    send(page, "amazon", "now answering from amazon.com")
+    ask(page, "Can I delete my account?")
+    page.reload()
+    page.wait_for_function("() => document.body.dataset.session === 'continued'", timeout=TIMEOUT_MS)
+    assert page.evaluate("sessionStorage.getItem('privacy-assistant.session')") == session_id
+    assert active_policy(page) == "amazon.com"
+    why = send(page, "why?", "passage")
+    assert "Can I delete my account?" in why and "“" in why
+
+    page.get_by_role("button", name="New chat").click()
+    wait_for_greeting(page)
+    assert page.evaluate("sessionStorage.getItem('privacy-assistant.session')") != session_id
+    assert active_policy(page) == "no policy chosen yet"
+    assert "Ask me a question about a policy first" in send(page, "why?", "first")
+
+
+def test_script_in_a_policy_sentence_shows_as_text(page, stack):
+    wait_for_greeting(page)
+    send(page, MARKUP_POLICY, f"now answering from {MARKUP_POLICY}")
+    first = ask(page, "Do they collect my email address?")
+    assert '<script>window.__injected = "script"</script>' in page.locator("#log").text_content()
+    for question in ("Do they collect my postal address?", "Do they use cookies?",
+                     "Who do they share my purchase history with?"):
+        ask(page, question)
+    send(page, "why?", "§")  # the Markdown text reply of the same passages
+    shown = page.locator("#log").text_content()
+    assert """<img src="x" onerror="window.__injected = 'img'">""" in shown
+    assert "<b>to remember</b>" in shown
+    assert "**payment**" in shown and "[our page](javascript:window.__injected='link')" in shown
+    log = page.locator("#log")
+    assert log.locator("script, img, b, a[href^='javascript'], a[href*='__injected']").count() == 0
+    assert page.evaluate("window.__injected") is None
+    screenshot(page, "webchat-escaping.png")
+
+    with page.expect_popup() as popup_info:
+        first["card"].locator(".cite a").first.click()
+    policy_page = popup_info.value
+    policy_page.wait_for_load_state()
+    text = policy_page.locator("main").text_content()
+    assert '<script>window.__injected = "script"</script>' in text and "<b>to remember</b>" in text
+    assert policy_page.locator("main script, main img, main b, main a[href^='javascript']").count() == 0
+    assert policy_page.evaluate("window.__injected") is None
+    assert page.outside_requests == []  # type: ignore[attr-defined]
+
+
+def test_the_page_says_when_the_assistant_is_not_reachable(browser, tmp_path):
+    """A chat page whose Rasa server is not running: it says so, keeps retrying, and sends nothing."""
+    port, closed = free_port(), free_port()
+    env = dict(os.environ, ASSISTANT_HOME=str(tmp_path / "home"), PYTHONPATH=str(ROOT))
+    with (tmp_path / "web.log").open("w") as log:
+        server = subprocess.Popen([sys.executable, str(ROOT / "web" / "server.py"), "--port", str(port),
+                                   "--rasa-url", f"http://127.0.0.1:{closed}"], env=env, cwd=ROOT, stdout=log,
+                                  stderr=subprocess.STDOUT)
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/config.js", server)
+        context, page = open_page(browser, f"http://127.0.0.1:{port}/")
+        try:
+            page.wait_for_function("() => document.querySelector('#banner').textContent"
+                                   " === 'The assistant is not reachable, retrying…'", timeout=TIMEOUT_MS)
+            assert page.locator("#banner").get_attribute("role") == "alert"
+            page.fill("#message", "Do they sell my data?")
+            page.press("#message", "Enter")
+            assert "Not sent: the assistant is not reachable" in page.locator("#log").text_content()
+            assert page.input_value("#message") == "Do they sell my data?"  # kept for a retry
+            screenshot(page, "webchat-unreachable.png")
+            assert page.errors == []  # type: ignore[attr-defined]
+        finally:
+            context.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_the_page_says_when_no_answer_comes_back(page, stack):
+    """The action server stops answering (its processes suspended): after the page's time-out a
+    notice says that no answer came back; the late answer still shows once it resumes."""
+    wait_for_greeting(page)
+    send(page, "amazon", "now answering from amazon.com")
+    actions = int((stack.run_dir / "actions.pid").read_text())
+    os.killpg(actions, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        page.fill("#message", "Do they sell my data?")
+        page.press("#message", "Enter")
+        page.wait_for_function("() => document.querySelector('#log').textContent.includes('No answer came back')",
+                               timeout=TIMEOUT_MS)
+        waited = time.monotonic() - started
+        assert REPLY_TIMEOUT_S - 1 <= waited < REPLY_TIMEOUT_S + 20, waited
+        assert f"No answer came back within {REPLY_TIMEOUT_S} seconds" in page.locator("#log").text_content()
+        screenshot(page, "webchat-no-answer.png")
+    finally:
+        os.killpg(actions, signal.SIGCONT)
+    page.wait_for_function("() => document.querySelectorAll('#log .card').length > 0", timeout=TIMEOUT_MS)
+
+
+def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=2).close()
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{url} did not come up") from None
+            time.sleep(0.2)
+
+
+def remove_policy(home: Path, name: str) -> None:
+    from assistant.store.database import Store
+
+    store = Store(home)
+    try:
+        if name in store.policy_names():
+            store.remove(name)
+    finally:
+        store.close()

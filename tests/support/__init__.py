@@ -1,0 +1,1 @@
+"""Helpers shared by the tests, imported as `from tests.support.X import …`; nothing here is collected."""
