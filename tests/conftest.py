@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.paths import AMAZON, EXAMPLES  # noqa: F401  EXAMPLES: for tests/test_answers.py until it is split
+from tests.support.paths import AMAZON
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """Policies side by side (`compare`, and `compare --topic`: each policy's sentences on one issue), what changed
-between versions (`diff`, and the line `ingest` prints), one question across policies (`ask --all`): as a user runs them, on the bundled examples and on two real versions
-of Mozilla's Firefox Privacy Notice (tests/fixtures/versions/)."""
+between versions (`diff`, and the line `ingest` prints), one question across policies (`ask --all`): as a user runs
+them, on the bundled examples and on two real versions of Mozilla's Firefox Privacy Notice (tests/fixtures/versions/)."""
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
-"""The answer-sentence scorer: the shipped heads on real retriever vectors, its place in choosing the first quote,
-and its training code on real sentences."""
+"""The answer-sentence scorer: the shipped heads on real retriever vectors, the engine scoring a facet question's
+candidates, and its training code on real sentences (its place in choosing the first quote:
+tests/answering/test_first_quote.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -37,36 +38,6 @@ def test_no_facet_scores_nothing_and_an_unknown_facet_gets_the_shared_head(retri
     assert not scorer.scores(None, vectors).any()
     assert np.allclose(scorer.logits("no_such_facet", vectors), scorer.logits(ANY_FACET, vectors))
     assert np.allclose(scorer.scores("sale", vectors), scorer.weight * scorer.logits("sale", vectors))
-
-
-def _decided(question: str, texts: list[str], relevance: list[float], answer_scores: list[float]):
-    """The ranking and verdict stages on real sentences, with relevance logits and answer scores given."""
-    from assistant.answering.ranking import rank_evidence
-    from assistant.answering.selection import SelectionParameters, select
-    from assistant.answering.verdict import decide
-    from assistant.foundation.types import PolicyVersion, Sentence
-    from assistant.understanding.facets import facet_of
-    from assistant.understanding.question import UnderstoodQuestion
-
-    sentences = [Sentence(i + 1, t, 0, len(t), "") for i, t in enumerate(texts)]
-    version = PolicyVersion(1, "acme", 1, "acme.md", "", "", 1, len(sentences), "")
-    understood = UnderstoodQuestion(question, None, 0.0, question_type="yes_no", facet=facet_of(question).name)
-    parameters = SelectionParameters.load()
-    ranking = rank_evidence(understood, version, sentences, np.array(relevance), parameters, np.array(answer_scores))
-    selection = select([r.selection_logit for r in ranking.ranked], [r.relevance for r in ranking.ranked],
-                       parameters, 3)
-    return ranking, decide(ranking, selection)
-
-
-def test_the_first_quote_is_the_facets_sentence_with_the_best_selection_logit_plus_answer_score():
-    general = "We share information with service providers as necessary to run our business."
-    statement = "We share your personal data with our service providers, affiliates and advertising partners."
-    question = "Do they share my personal information with other companies?"
-    ranking, verdict = _decided(question, [general, statement], [3.0, 2.5], [0.0, 1.0])
-    assert ranking.ranked[0].sentence.text == general  # the ranking itself is the retriever's
-    assert ranking.ranked[verdict.support].sentence.text == statement, verdict.headline
-    ranking, verdict = _decided(question, [general, statement], [3.0, 2.5], [0.0, 0.2])
-    assert ranking.ranked[verdict.support].sentence.text == general  # too small a score to move it
 
 
 def test_the_engine_scores_the_candidates_of_a_facet_question_only(amazon):
