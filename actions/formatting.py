@@ -16,7 +16,7 @@ import string
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from assistant.answering.reasons import explain_reason
+from assistant.foundation.reasons import explain_reason
 from assistant.foundation.types import Evidence
 
 EXAMPLE_QUESTIONS = (

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assistant.answering.reasons import POLICY_SILENT
+from assistant.foundation.reasons import POLICY_SILENT
 from assistant.answering.selection import (
     NO_MATCH_LOGIT,
     SelectionParameters,

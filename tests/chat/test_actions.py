@@ -67,7 +67,7 @@ def answer_dict(**overrides) -> dict:
 @pytest.mark.parametrize("reason", REASONS)
 def test_every_engine_reason_is_put_in_plain_words(reason):
     from actions.formatting import Style, format_answer
-    from assistant.answering.reasons import explain_reason
+    from assistant.foundation.reasons import explain_reason
 
     text = format_answer(answer_dict(answerable=False, reason=reason, answer=None), ["Cookies", "Sharing"], Style(False))
     assert explain_reason(reason) in text
@@ -258,7 +258,7 @@ def test_why_shows_every_evidence_passage_of_the_last_answer(stack):
 def test_unanswerable_question_gives_the_reason_and_the_policy_topics(stack):
     result = run_action(stack, "action_answer_question", "What is the boiling point of water at sea level?",
                         "ask_question", slots={"policy": "amazon.com"})
-    from assistant.answering.reasons import explain_reason
+    from assistant.foundation.reasons import explain_reason
 
     text = texts(result)
     reason = json.loads(slots_set(result)["last_answer"])["reason"]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from actions.formatting import Style, answer_card, chosen_card, format_answer
-from assistant.answering.reasons import explain_reason
+from assistant.foundation.reasons import explain_reason
 
 HOSTILE = 'We sell <b>nothing</b> **ever** \x07[x](javascript:alert(1)).'
 
