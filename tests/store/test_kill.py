@@ -18,11 +18,10 @@ from tests.support.store import assert_consistent, store_snapshot
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def big_policy(tmp_path_factory) -> Path:
-    """A long policy of distinct real text (about 4,000 sentences, half a minute of ingest or more): the bundled
-    examples, then OPP-115's policies, each section under its own heading. Repeating one text would not
-    do: ingest drops repeated sentences."""
+def long_policy(folder: Path, words_wanted: int) -> Path:
+    """A long policy of distinct real text (100,000 words: about 4,000 sentences): the bundled examples, then
+    OPP-115's policies, each section under its own heading. Repeating one text would not do: ingest drops
+    repeated sentences."""
     from assistant.corpora import corpus_dir
     from assistant.ingest.parsing import load_document
 
@@ -33,11 +32,24 @@ def big_policy(tmp_path_factory) -> Path:
             if not block.is_heading:
                 lines += [f"\n## {source.stem}: {' > '.join(block.section_path) or 'Introduction'}\n", block.text]
                 words += len(block.text.split())
-        if words >= 100_000:  # about 4,000 sentences: under the 10,000-sentence limit
+        if words >= words_wanted:
             break
-    path = tmp_path_factory.mktemp("big") / "big.md"
+    path = folder / "long.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
+
+
+@pytest.fixture(scope="module")
+def big_policy(tmp_path_factory) -> Path:
+    """About 4,000 sentences (half a minute of ingest or more, under the 10,000-sentence limit): still
+    ingesting when the last of the timed kills comes."""
+    return long_policy(tmp_path_factory.mktemp("big"), 100_000)
+
+
+@pytest.fixture(scope="module")
+def commit_policy(tmp_path_factory) -> Path:
+    """About 1,300 sentences: a commit that writes over a thousand rows, at a third of the big policy's ingest."""
+    return long_policy(tmp_path_factory.mktemp("commit"), 32_000)
 
 
 @pytest.fixture
@@ -72,11 +84,11 @@ def test_kill_during_ingest_leaves_store_as_before(seeded_home, big_policy, dela
     assert "amazon" in listing and "big" not in listing
 
 
-def test_kill_at_commit_is_all_or_nothing(seeded_home, big_policy):
+def test_kill_at_commit_is_all_or_nothing(seeded_home, commit_policy):
     """Kill as soon as the new index file appears, i.e. while the database transaction runs."""
     before = store_snapshot(seeded_home)
     known = set(before["files"])
-    process = start_ingest(seeded_home, big_policy, "big")
+    process = start_ingest(seeded_home, commit_policy, "big")
     index_dir = seeded_home / "indexes"
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and process.poll() is None:
@@ -94,6 +106,6 @@ def test_kill_at_commit_is_all_or_nothing(seeded_home, big_policy):
                 "JOIN policies p ON p.id = v.policy_id WHERE p.name = 'big'"
             ).fetchall()
         assert count > 1000
-    ingest = run(seeded_home, "ingest", str(big_policy), "--name", "big")
+    ingest = run(seeded_home, "ingest", str(commit_policy), "--name", "big")
     assert ingest.returncode == 0, ingest.stderr
     assert_consistent(seeded_home)
