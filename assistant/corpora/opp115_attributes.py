@@ -127,7 +127,9 @@ def policy_examples(name: str) -> tuple[AttributeExample, ...]:
     for row in rows:
         segment = segments[row.segment_id]
         annotators[row.segment_id].add(row.annotator)
-        bounds = sentences.setdefault(row.segment_id, split_sentences(segment))
+        if row.segment_id not in sentences:  # split each segment once, not once per annotation row
+            sentences[row.segment_id] = split_sentences(segment)
+        bounds = sentences[row.segment_id]
         for attribute, value, spans in _marks(row, segment):
             segment_marks[row.segment_id].add((row.annotator, attribute, value))
             for k, (s, e) in enumerate(bounds):

@@ -142,8 +142,8 @@ def test_cli_scores_the_heads_and_refuses_an_unknown_split(tmp_path):
                          env=cli_env(tmp_path / "home"), timeout=120, check=False)
     assert bad.returncode != 0 and bad.stderr.strip().splitlines() == [
         "error: Unknown split 'train'; choose one of: validation, test."]
-    good = subprocess.run([assistant, "eval", "attributes", "--split", "validation"], capture_output=True, text=True,
-                          env=cli_env(tmp_path / "home"), timeout=600, check=False)
+    good = subprocess.run([assistant, "eval", "attributes", "--split", "validation", "--limit", "400"],
+                          capture_output=True, text=True, env=cli_env(tmp_path / "home"), timeout=600, check=False)
     assert good.returncode == 0, good.stderr
     assert "OPP-115 attribute heads, validation split" in good.stdout
     for attribute in AttributeClassifier.load().attributes:

@@ -146,13 +146,14 @@ def _answers_table(scores: dict[str, dict], scores_pooled: dict) -> Table:
 @friendly_errors
 def eval_attributes(
     split: Annotated[str, typer.Option(help="OPP-115 majority split: validation or test.")] = "test",
+    limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N segments and N sentences.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
 ) -> None:
     """Per attribute (Does/Does Not, Purpose, Retention Period, …) micro / macro F1 of the OPP-115 attribute
     heads on a split's segments and sentences, beside a majority-class baseline."""
     from assistant.models.attributes.evaluate import evaluate  # lazy, for start-up speed
 
-    result = evaluate(check_split(split, ("validation", "test")))
+    result = evaluate(check_split(split, ("validation", "test")), limit=limit)
     console.print_json(data=result) if as_json else console.print(render_attributes_report(result))
 
 
