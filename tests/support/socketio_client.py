@@ -15,8 +15,10 @@ writes one JSON result a line to stdout (tests/support/chat_stack.py's SocketCli
 from __future__ import annotations
 
 import json
+import os
 import queue
 import sys
+import threading
 import time
 
 import socketio
@@ -69,7 +71,12 @@ def main() -> None:
         else:
             result = {"error": f"unknown op {op!r}"}
         print(json.dumps(result), flush=True)
-    client.disconnect()
+    # disconnect() sends the close packet at once, then waits for the open long-poll to end (up to the server's
+    # ping interval, 25 s): the packet is what the server needs, so wait a moment only, then leave
+    closing = threading.Thread(target=client.disconnect, daemon=True)
+    closing.start()
+    closing.join(timeout=3)
+    os._exit(0)
 
 
 if __name__ == "__main__":
