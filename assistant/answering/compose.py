@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from assistant.answering.ranking import EvidenceRanking
-from assistant.foundation.reasons import POLICY_SILENT
 from assistant.answering.selection import Selection
 from assistant.answering.verdict import Verdict
+from assistant.foundation.reasons import POLICY_SILENT
 from assistant.foundation.types import Answer, AnswerSpan, Evidence, EvidenceFacts
 
 

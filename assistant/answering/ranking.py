@@ -5,7 +5,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assistant.foundation.reasons import POLICY_SILENT
 from assistant.answering.selection import (
     NO_MATCH_LOGIT,
     SelectionParameters,
@@ -14,6 +13,7 @@ from assistant.answering.selection import (
     topic_scores,
 )
 from assistant.foundation.maths import sigmoid
+from assistant.foundation.reasons import POLICY_SILENT
 from assistant.foundation.types import PolicyVersion, Sentence
 from assistant.understanding.facets import BY_NAME, Facet
 from assistant.understanding.question import UnderstoodQuestion

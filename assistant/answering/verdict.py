@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from assistant.answering.collected import ASKS_DATA_COLLECTED, collected_headline, data_collected
 from assistant.answering.ranking import EvidenceRanking
-from assistant.foundation.reasons import POLICY_SILENT, explain_reason
 from assistant.answering.selection import Selection
+from assistant.foundation.reasons import POLICY_SILENT, explain_reason
 from assistant.understanding.facets import ASKS_AGE, BY_NAME, YES_NO, Facet
 from assistant.understanding.statements import (
     AGE,

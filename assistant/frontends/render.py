@@ -11,8 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from assistant.answering.label import GlanceRow, PrivacyLabel
-from assistant.foundation.reasons import explain_reason
 from assistant.evaluation.metrics import Score, percent
+from assistant.foundation.reasons import explain_reason
 from assistant.foundation.text import escape_controls
 from assistant.foundation.types import Answer, Facts
 from assistant.understanding.statements import statement
