@@ -26,10 +26,12 @@ export-models: $(STAMP)
 demo: $(STAMP) export-models
 	ASSISTANT_HOME=$(ASSISTANT_DEMO_HOME) $(BIN)/python -m assistant.frontends.demo $(DEMO_POLICY)
 
-# The wheel check first (a few minutes), so pytest's summary is the last line.
+# The wheel check first (a few minutes), so pytest's summary is the last line. The tests run on TEST_WORKERS
+# processes (pytest-xdist), each test module on one of them, the chat's tests together (tests/conftest.py).
+TEST_WORKERS ?= 2
 test: $(STAMP) export-models chat-test-setup rasa-test
 	scripts/wheel_check.sh
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 wheel-check: $(STAMP)
 	scripts/wheel_check.sh
@@ -65,9 +67,12 @@ $(CHAT_STAMP): $(STAMP) pyproject.toml requirements/rasa-actions-constraints.txt
 	$(BIN)/pip install --quiet -c requirements/rasa-actions-constraints.txt -e ".[chat]"
 	touch $(CHAT_STAMP)
 
-# Rasa reads only these files (data/ holds nothing else).
+# Rasa reads only these files (data/ also holds the pinned lists of the screening and web-page corpora).
 RASA_DATA := data/nlu.yml data/stories.yml data/rules.yml
 RASA_MODEL := models/privacy-assistant.tar.gz
+# A trained model is kept in the per-user cache under a hash of all it is trained from (config, domain, data, the
+# pinned Rasa environment), as the ONNX graphs are: a fresh clone on the same machine copies it instead of training.
+RASA_CACHE ?= $(or $(ASSISTANT_CACHE),$(HOME)/.cache/privacy-assistant)/rasa
 export RASA_TELEMETRY_ENABLED := false
 export TF_CPP_MIN_LOG_LEVEL := 2
 export ACTIONS_PORT ?= 5055
@@ -77,8 +82,15 @@ export WEB_PORT ?= 8000
 rasa-train: $(RASA_MODEL)
 
 $(RASA_MODEL): $(RASA_STAMP) config.yml domain.yml $(RASA_DATA)
-	$(RASA_BIN)/rasa train --data $(RASA_DATA) --config config.yml --domain domain.yml \
-		--out models --fixed-model-name privacy-assistant
+	@key=$$(cat config.yml domain.yml $(RASA_DATA) $(RASA_REQS) | sha256sum | cut -c1-16); \
+	cached="$(RASA_CACHE)/privacy-assistant-$$key.tar.gz"; \
+	if [ -f "$$cached" ]; then \
+		mkdir -p models && cp "$$cached" $(RASA_MODEL) && echo "rasa model: $$cached (cached)"; \
+	else \
+		$(RASA_BIN)/rasa train --data $(RASA_DATA) --config config.yml --domain domain.yml \
+			--out models --fixed-model-name privacy-assistant && \
+		mkdir -p "$(RASA_CACHE)" && cp $(RASA_MODEL) "$$cached.partial" && mv "$$cached.partial" "$$cached"; \
+	fi
 
 # Rasa test stories: every turn's intent and action must be predicted (no action server needed).
 rasa-test: $(RASA_MODEL)

@@ -7,6 +7,17 @@ import pytest
 
 from tests.support.paths import AMAZON
 
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """With `pytest -n N --dist loadgroup` (make test): each test module runs on one worker, so its module-scoped
+    fixtures (an ingest, a server) are built once, and the chat's tests share one worker and its one chat stack."""
+    for item in items:
+        module = Path(str(item.path)).resolve().relative_to(TESTS)
+        item.add_marker(pytest.mark.xdist_group("chat" if module.parts[0] == "chat" else module.as_posix()))
+
 
 @pytest.fixture(scope="session")
 def embedder():
