@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.paths import AMAZON
+from tests.support.paths import AMAZON, EXAMPLE_NAMES, EXAMPLES
 
 TESTS = Path(__file__).resolve().parent
 
@@ -79,3 +79,15 @@ def amazon(amazon_home, embedder, retriever, policyie, reader):
     return Assistant(Settings(home=amazon_home), embedder=embedder, retriever=retriever, policyie=policyie,
                      reader=reader)
 
+
+
+@pytest.fixture(scope="session")
+def examples_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
+    """The three bundled example policies, stored once, for the tests that only read them."""
+    from tests.support.assistants import make_assistant
+
+    home = tmp_path_factory.mktemp("examples") / "home"
+    assistant = make_assistant(home, embedder, retriever, policyie)
+    for name in EXAMPLE_NAMES:
+        assistant.ingest(next(EXAMPLES.glob(f"{name}.*.html")), name=name)
+    return home

@@ -12,7 +12,7 @@ import pytest
 from assistant.store.database import Store
 from tests.support.assistants import make_assistant
 from tests.support.cli import run_long
-from tests.support.paths import EXAMPLE_NAMES, EXAMPLES, FIREFOX_DECEMBER, FIREFOX_JUNE
+from tests.support.paths import EXAMPLE_NAMES, FIREFOX_DECEMBER, FIREFOX_JUNE
 
 
 def table_rows(out: str) -> list[list[str]]:
@@ -30,15 +30,6 @@ def table_rows(out: str) -> list[list[str]]:
                 parts.append(cell.strip())
     return rows
 
-
-@pytest.fixture(scope="module")
-def examples_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
-    """The three bundled example policies, stored once."""
-    home = tmp_path_factory.mktemp("examples") / "home"
-    assistant = make_assistant(home, embedder, retriever, policyie)
-    for name in EXAMPLE_NAMES:
-        assistant.ingest(next(EXAMPLES.glob(f"{name}.*.html")), name=name)
-    return home
 
 
 @pytest.fixture(scope="module")

@@ -43,14 +43,6 @@ def rows(home: Path, table: str, version_id: int | None = None) -> list[tuple]:
         return db.execute(f"SELECT * FROM {table} WHERE version_id = ?", (version_id,)).fetchall()
 
 
-@pytest.fixture(scope="module")
-def examples_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
-    home = tmp_path_factory.mktemp("profile-examples") / "home"
-    assistant = make_assistant(home, embedder, retriever, policyie)
-    for name in EXAMPLE_NAMES:
-        assistant.ingest(next(EXAMPLES.glob(f"{name}.*.html")), name=name)
-    return home
-
 
 def test_ingest_stores_the_profile_and_label_compare_read_it_unchanged(examples_home, embedder, retriever, policyie):
     from assistant.answering.compare import PolicyGlance, compare
