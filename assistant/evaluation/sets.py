@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from assistant.corpora import corpus_dir
 from assistant.foundation.errors import AssistantError
 
 SETS_ENV = "ASSISTANT_SETS"
@@ -79,8 +80,6 @@ class AnswersSet:
         """The folder of the set's policy files: OPP-115's sanitized policies for the dev set, else `policies/`
         (present once rebuilt)."""
         if self.corpus is not None:
-            from assistant.corpora import corpus_dir  # extracts the corpus on first use
-
             return corpus_dir(self.corpus) / "sanitized_policies"
         return self.folder / "policies"
 
