@@ -11,7 +11,9 @@ sentence numbers are turned into their text as `lab.print_policy` numbers them (
     policy_file  facet  question  verdict  evidence  ambiguous  note
 
 `evidence` is the supporting sentence numbers, best first, separated by spaces (empty for none); `ambiguous` is
-`true` or `false`; `note` is free text (no tabs). A set's policies must be rebuilt first
+`true` or `false`; `note` is free text (no tabs). A set of questions of every type (`blind1`) has `labels.jsonl`
+instead: one JSON object per line with the fields of its LABELLING.md (`type`, `verdict`, `evidence`, `content` …);
+each `content` string must be found verbatim in the policy's sentences. A set's policies must be rebuilt first
 (`scripts/heldout_policies.py --set NAME`); the dev set has no labels file (its answers.jsonl is the labelled
 data, written by its annotators at commit e9bfd78's sentence numbering). An item whose numbers are unchanged but
 now point at other text than answers.jsonl holds (the parser has changed since it was labelled: two of heldout1's)
@@ -73,9 +75,33 @@ def write_labels(rows: list[dict], path: Path) -> None:
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
 
 
+BLIND_VERDICTS = ("yes", "no", "only_if", "scoped", "not_stated", "answered")
+
+
+def read_labels_jsonl(path: Path) -> list[dict]:
+    """The labels of a set of questions of every type (`labels.jsonl`); a bad line is a one-line error."""
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            evidence = [int(n) for n in row["evidence"]]
+            content = [str(c) for c in row["content"]]
+            verdict, kind = row["verdict"], row["type"]
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+            raise AssistantError(f"{path}:{number}: not a label ({error}).") from None
+        allowed = BLIND_VERDICTS[:-1] if kind == "yes_no" else ("answered", "not_stated")
+        if verdict not in allowed:
+            raise AssistantError(f"{path}:{number}: verdict {verdict!r} is not one for a {kind} question.")
+        rows.append({**row, "evidence": evidence, "content": content, "_line": number})
+    return rows
+
+
 def answers_text(labels: Path, policies: Path) -> str:
     """The JSON Lines the labels become over the policies in `policies`."""
-    rows, texts = read_labels(labels), {}
+    rows = read_labels_jsonl(labels) if labels.suffix == ".jsonl" else read_labels(labels)
+    texts: dict[str, list[str]] = {}
     for row in rows:
         if row["policy_file"] not in texts:
             path = policies / row["policy_file"]
@@ -87,6 +113,9 @@ def answers_text(labels: Path, policies: Path) -> str:
             raise AssistantError(f"{labels}:{row['_line']}: evidence {row['evidence']} beyond the policy's "
                                  f"{len(sentences)} sentences.")
         row["evidence_text"] = [sentences[n - 1] for n in row["evidence"]]
+        absent = [c for c in row.get("content", ()) if not any(c in sentence for sentence in sentences)]
+        if absent:
+            raise AssistantError(f"{labels}:{row['_line']}: content {absent[0]!r} is not in the policy's sentences.")
     return "".join(json.dumps({k: v for k, v in row.items() if k != "_line"}, ensure_ascii=False) + "\n"
                    for row in rows)
 
@@ -94,12 +123,12 @@ def answers_text(labels: Path, policies: Path) -> str:
 def moved(text: str, current: str) -> list[str]:
     """The items whose sentence numbers are the ones written before but now point at other text (the parser has
     changed since they were labelled): `policy_file facet` each."""
-    before = {(row["policy_file"], row["facet"]): row for row in map(json.loads, current.splitlines())}
+    before = {(row["policy_file"], row.get("facet"), row["question"]): row for row in map(json.loads, current.splitlines())}
     out = []
     for row in map(json.loads, text.splitlines()):
-        old = before.get((row["policy_file"], row["facet"]))
+        old = before.get((row["policy_file"], row.get("facet"), row["question"]))
         if old and old.get("evidence") == row["evidence"] and old.get("evidence_text") != row["evidence_text"]:
-            out.append(f"{row['policy_file']} {row['facet']}")
+            out.append(f"{row['policy_file']} {row.get('facet') or row['question']}")
     return out
 
 
@@ -107,7 +136,7 @@ def label_set(answers_set: AnswersSet, check: bool = False, force: bool = False)
     """Write (or with `check`, compare) the set's answers.jsonl; whether the file is as its labels make it. An item
     whose sentence numbers now point at other text than the file holds is not written over (unless `force`)."""
     if not answers_set.labels.is_file():
-        raise AssistantError(f"{answers_set.name}: no labels.tsv in {answers_set.folder}.")
+        raise AssistantError(f"{answers_set.name}: no labels.tsv or labels.jsonl in {answers_set.folder}.")
     text = answers_text(answers_set.labels, answers_set.require_policies())
     current = answers_set.answers.read_text(encoding="utf-8") if answers_set.answers.is_file() else ""
     rows = text.splitlines()

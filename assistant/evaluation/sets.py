@@ -6,8 +6,8 @@ A set is a folder NAME/ under the sets root (`sets/answers/` in a checkout of th
 - `answers.jsonl`: the questions with their gold verdicts and supporting sentences (`assistant eval answers`);
 - `policies.tsv`: its policy files, each pinned to a repository, commit, path (and sha256), or named in a
   corpus (`source` = `opp115`: the dev set's OPP-115 policies);
-- `labels.tsv`: the labels as a person wrote them while reading the policies (`python -m lab.label_set NAME`
-  writes `answers.jsonl` from it), where the set has one;
+- `labels.tsv` (or `labels.jsonl` for questions of every type): the labels as a person wrote them while reading
+  the policies (`python -m lab.label_set NAME` writes `answers.jsonl` from it), where the set has one;
 - `policies/`: the policy files, rebuilt from the pins by `scripts/heldout_policies.py --set NAME` (not in the
   repository: the documents are not ours to redistribute);
 - `README.md`: who labelled it, when, how, and its counts.
@@ -62,8 +62,10 @@ class AnswersSet:
 
     @property
     def labels(self) -> Path:
-        """`labels.tsv`: the labels `lab.label_set` writes `answers.jsonl` from (not every set has one)."""
-        return self.folder / "labels.tsv"
+        """The labels `lab.label_set` writes `answers.jsonl` from (not every set has them): `labels.tsv` (yes/no
+        questions on the sixteen facets), or `labels.jsonl` (questions of every type, `blind1`)."""
+        tsv = self.folder / "labels.tsv"
+        return tsv if tsv.is_file() or not (self.folder / "labels.jsonl").is_file() else self.folder / "labels.jsonl"
 
     @property
     def corpus(self) -> str | None:
