@@ -19,6 +19,17 @@ Scores (percentages), on the items not marked ambiguous:
 - `not_stated`: precision and recall of answering `not_stated`;
 - `baselines`: `always_yes` (accuracy), and the previous engine's first sentence (the best-ranked
   candidate: its first-quote support, with the verdict "yes" whenever it answered).
+
+A set of questions of every type (`blind1`: items with a `type`) is also scored
+
+- `strict_accuracy` (yes/no items): "only if" must be said as "only if", "only for some" as a scoped answer;
+  `accuracy` stays the lenient rule (a gold `only_if` or `scoped` accepts "yes");
+- `unsupported_claims`: of the yes / no / only-if answers, those whose quoted sentences include none of the gold
+  supporting ones (a claim about something the policy does not say, or from the wrong sentence), and of those,
+  `on_not_stated`: claims where the policy says nothing;
+- `by_type`: per question type, how often the answer addresses it or says "not stated" as the gold does, and
+  `content`: the share of the gold content (e-mail addresses, links, periods, data types …, verbatim in the
+  policy) found in the headline or the quoted sentences, and how often all of it is.
 """
 from __future__ import annotations
 
@@ -38,6 +49,11 @@ from assistant.foundation.settings import Settings
 from assistant.foundation.types import ProgressCallback
 
 VERDICTS = ("yes", "no", "conditional", "not_stated")
+# a set of questions of every type adds these gold verdicts (its LABELLING.md): "only_if" is the engine's
+# "conditional"; "scoped" answers for some people, places or products only; "answered" for a question not yes/no
+GOLD_VERDICTS = (*VERDICTS, "only_if", "scoped", "answered")
+CLAIMS = ("yes", "no", "conditional")  # verdicts that claim something the quote must state
+YES_NO = "yes_no"
 MIN_MATCH_CHARS = 20  # a shorter fragment ("Yes.") matches only exactly
 
 
@@ -50,6 +66,13 @@ class AnswerItem:
     facet: str | None = None
     ambiguous: bool = False
     evidence_text: tuple[str, ...] = ()  # those sentences' text: what a quote is matched against
+    type: str = YES_NO  # the question's type (a set of every type: yes_no, how_to, contact, how_long, what …)
+    content: tuple[str, ...] = ()  # what a correct answer must carry, verbatim from the policy (not yes/no)
+
+    @property
+    def gold(self) -> str:
+        """The gold verdict in the engine's words: "only if" is `conditional`."""
+        return "conditional" if self.verdict == "only_if" else self.verdict
 
     def supported_by(self, quote: str | None) -> bool:
         """Whether a quoted sentence is one of the supporting sentences. Matched by text, not number, so
@@ -78,10 +101,41 @@ class ItemResult:
     first_quote: str | None  # the first quoted sentence
     best_ranked: str | None  # the previous engine's first sentence: the best-ranked candidate
     headline: str = ""
+    quotes: tuple[str, ...] = ()  # every quoted sentence, first first
+    reason: str | None = None  # why the answer has none (refused, or the policy is silent)
 
     @property
     def correct(self) -> bool:
-        return self.verdict == self.item.verdict or (self.item.verdict == "conditional" and self.verdict == "yes")
+        """Lenient: a gold "only if" or "only for some" also accepts "yes"; a question not yes/no is right when
+        the answer addresses it (or says "not stated") as the gold does."""
+        gold = self.item.gold
+        if self.item.type != YES_NO:  # a refusal ("out of scope") does not address it either
+            addressed = self.verdict != "not_stated" and self.reason is None
+            return addressed == (gold != "not_stated")
+        return self.verdict == gold or (gold in ("conditional", "scoped") and self.verdict == "yes")
+
+    @property
+    def strictly_correct(self) -> bool:
+        """Strict: the verdict itself ("only if" must be said; a scoped answer must be said as scoped)."""
+        if self.item.type != YES_NO:
+            return self.correct
+        return self.verdict == self.item.gold
+
+    @property
+    def claims(self) -> bool:
+        return self.verdict in CLAIMS
+
+    @property
+    def unsupported(self) -> bool:
+        """A claim none of whose quotes is a gold supporting sentence (a claim where the policy is silent
+        included)."""
+        return self.claims and (self.item.gold == "not_stated" or not any(
+            self.item.supported_by(q) for q in self.quotes or (self.first_quote,)))
+
+    def content_found(self) -> list[bool]:
+        """For each gold content string: is it in the headline or a quoted sentence?"""
+        said = _plain(" ".join((self.headline, *self.quotes)))
+        return [_plain(c) in said for c in self.item.content]
 
 
 @dataclass
@@ -94,28 +148,59 @@ class AnswersReport:
         scored = self.results
         by_verdict = defaultdict(list)
         for r in scored:
-            by_verdict[r.item.verdict].append(r.correct)
+            by_verdict[r.item.gold].append(r.correct)
         supported = [r for r in scored if r.item.verdict != "not_stated" and r.item.evidence_text]
         said_silent = binary_score((r.verdict == "not_stated", r.item.verdict == "not_stated") for r in scored)
-        answered_yes = [r.item.verdict in ("yes", "conditional") for r in scored]
+        yes_no = [r for r in scored if r.item.type == YES_NO]
+        answered_yes = [r.item.gold in ("yes", "conditional", "scoped") for r in yes_no]
+        typed = any(r.item.type != YES_NO or r.item.verdict in ("only_if", "scoped") for r in scored)
         return {
             "items": len(scored),
             "skipped_ambiguous": self.skipped_ambiguous,
-            "accuracy": _share([r.correct for r in scored]),
+            "accuracy": _share([r.correct for r in scored if r.item.type == YES_NO]),
+            **(_typed_scores(scored) if typed else {}),
             "by_verdict": {v: {"items": len(by_verdict[v]), "accuracy": _share(by_verdict[v])}
-                           for v in VERDICTS if by_verdict[v]},
+                           for v in (*VERDICTS, "scoped", "answered") if by_verdict[v]},
             "first_quote_supports": _share([r.item.supported_by(r.first_quote) for r in supported]),
             "first_quote_items": len(supported),
             "not_stated": {"precision": percent(said_silent.precision), "recall": percent(said_silent.recall)},
             "baselines": {
                 "always_yes": {"accuracy": _share(answered_yes)},
                 "previous_engine_first_sentence": {
-                    "accuracy": _share([_previous_verdict(r) == r.item.verdict or (
-                        r.item.verdict == "conditional" and _previous_verdict(r) == "yes") for r in scored]),
+                    "accuracy": _share([_previous_verdict(r) == r.item.gold or (
+                        r.item.gold in ("conditional", "scoped") and _previous_verdict(r) == "yes") for r in yes_no]),
                     "first_quote_supports": _share([r.item.supported_by(r.best_ranked) for r in supported]),
                 },
             },
         }
+
+
+def _typed_scores(scored: list[ItemResult]) -> dict[str, Any]:
+    """The scores of a set of questions of every type: strict accuracy, unsupported claims, per-type table."""
+    yes_no = [r for r in scored if r.item.type == YES_NO]
+    claims = [r for r in scored if r.claims]
+    by_type: dict[str, Any] = {}
+    for kind in dict.fromkeys(r.item.type for r in scored):
+        rows = [r for r in scored if r.item.type == kind]
+        with_content = [r for r in rows if r.item.content and r.item.gold != "not_stated"]
+        found = [flag for r in with_content for flag in r.content_found()]
+        supported = [r for r in rows if r.item.gold != "not_stated" and r.item.evidence_text]
+        by_type[kind] = {
+            "items": len(rows),
+            "accuracy": _share([r.correct for r in rows]),
+            **({"strict_accuracy": _share([r.strictly_correct for r in rows])} if kind == YES_NO else {}),
+            "first_quote_supports": _share([r.item.supported_by(r.first_quote) for r in supported]),
+            **({"content_found": _share(found), "all_content_found": _share(
+                [all(r.content_found()) for r in with_content]), "content_items": len(with_content)}
+               if with_content else {}),
+        }
+    return {
+        "strict_accuracy": _share([r.strictly_correct for r in yes_no]),
+        "unsupported_claims": {"claims": len(claims), "unsupported": sum(r.unsupported for r in claims),
+                               "share": _share([r.unsupported for r in claims]),
+                               "on_not_stated": sum(r.item.gold == "not_stated" for r in claims)},
+        "by_type": by_type,
+    }
 
 
 def _policy_name(file_name: str) -> str:
@@ -144,11 +229,12 @@ def load_items(path: Path) -> list[AnswerItem]:
             row = json.loads(line)
             item = AnswerItem(row["policy_file"], row["question"], row["verdict"],
                               tuple(int(n) for n in row.get("evidence") or ()), row.get("facet"),
-                              bool(row.get("ambiguous", False)), tuple(str(t) for t in row.get("evidence_text") or ()))
+                              bool(row.get("ambiguous", False)), tuple(str(t) for t in row.get("evidence_text") or ()),
+                              str(row.get("type") or YES_NO), tuple(str(c) for c in row.get("content") or ()))
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
             raise AssistantError(f"{path}:{number}: not an answers item ({error}).") from None
-        if item.verdict not in VERDICTS:
-            raise AssistantError(f"{path}:{number}: verdict {item.verdict!r} is not one of {', '.join(VERDICTS)}.")
+        if item.verdict not in GOLD_VERDICTS:
+            raise AssistantError(f"{path}:{number}: verdict {item.verdict!r} is not one of {', '.join(GOLD_VERDICTS)}.")
         items.append(item)
     if not items:
         raise AssistantError(f"{path}: no items.")
@@ -184,7 +270,8 @@ def run_answers(data: Path | None = None, policies: Path | None = None, progress
                 ranking = assistant.rank_evidence(item.question, policy=_policy_name(item.policy_file))
                 best = ranking.ranked[0].sentence.text if ranking.reason is None and ranking.ranked else None
                 first = answer.evidence[0].text if answer.evidence else None
-                results.append(ItemResult(item, answer.verdict, first, best, answer.headline))
+                results.append(ItemResult(item, answer.verdict, first, best, answer.headline,
+                                          tuple(e.text for e in answer.evidence), answer.reason))
         finally:
             if "store" in assistant.__dict__:
                 assistant.store.close()

@@ -121,17 +121,18 @@ def _answers_sets(names: list[str], every: bool) -> tuple[list, list[str]]:
 
 
 def _answers_table(scores: dict[str, dict], scores_pooled: dict) -> Table:
-    """One row per set and the pooled row: items, verdict accuracy (and strict accuracy where the report has it),
-    first-quote support, not-stated precision / recall."""
+    """One row per set and the pooled row: items, verdict accuracy (and strict accuracy and unsupported claims
+    where the report has them), first-quote support, not-stated precision / recall."""
     strict = any("strict_accuracy" in s for s in (*scores.values(), scores_pooled))
     table = Table(title="Answers sets", show_lines=False)
-    for column in ("set", "items", "accuracy", *(("strict accuracy",) if strict else ()), "first quote",
-                   "not stated P", "not stated R"):
+    for column in ("set", "items", "accuracy", *(("strict accuracy", "unsupported claims") if strict else ()),
+                   "first quote", "not stated P", "not stated R"):
         table.add_column(column, justify="left" if column == "set" else "right")
 
     def row(name: str, s: dict) -> list[str]:
         return [name, str(s["items"]), f"{s['accuracy']:.1f}",
-                *((f"{s['strict_accuracy']:.1f}" if "strict_accuracy" in s else "–",) if strict else ()),
+                *((f"{s['strict_accuracy']:.1f}" if "strict_accuracy" in s else "–",
+                   f"{s['unsupported_claims']['share']:.1f}" if "unsupported_claims" in s else "–") if strict else ()),
                 f"{s['first_quote_supports']:.1f} ({s['first_quote_items']})",
                 f"{s['not_stated']['precision']:.1f}", f"{s['not_stated']['recall']:.1f}"]
 
