@@ -1,5 +1,5 @@
 """One question across many policies: each policy's answer, ordered so that the policies that answer
-come first (yes / no, then conditional, then not stated), each group by the answer's confidence."""
+come first (yes / no, then conditional or scoped, then not stated), each group by the answer's confidence."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from assistant.answering.verdict import NOT_STATED
 from assistant.foundation.types import Answer
-from assistant.understanding.statements import CONDITIONAL, NO, YES
+from assistant.understanding.statements import CONDITIONAL, NO, SCOPED, YES
 
-_GROUP = {YES: 0, NO: 0, CONDITIONAL: 1, NOT_STATED: 2}
+_GROUP = {YES: 0, NO: 0, CONDITIONAL: 1, SCOPED: 1, NOT_STATED: 2}
 
 
 @dataclass(frozen=True)

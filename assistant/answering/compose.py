@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from assistant.answering.ranking import EvidenceRanking
 from assistant.answering.selection import Selection
-from assistant.answering.verdict import Verdict
+from assistant.answering.verdict import NOT_STATED, Verdict
 from assistant.foundation.reasons import POLICY_SILENT
 from assistant.foundation.types import Answer, AnswerSpan, Evidence, EvidenceFacts
 
@@ -13,14 +13,15 @@ def compose(ranking: EvidenceRanking, selection: Selection, verdict: Verdict, sp
 
     The sentence that supports the verdict comes first and is the answer text. A refused question
     (`ranking.reason`) has no evidence; a silent policy (nothing reaches the silence threshold)
-    keeps its closest passages as evidence, but no answer or facts. `answerable` is retrieval's
-    call (some sentence is relevant); whether the policy addresses the question's facet is the
-    verdict's (`not_stated`, and the headline says so).
+    keeps its closest passages as evidence, but no answer or facts. So does a policy whose relevant
+    sentences do not address what is asked (the verdict `not_stated`): `answerable` agrees with the verdict.
     """
-    reason = ranking.reason or (POLICY_SILENT if selection.silent else None)
+    silent = selection.silent or verdict.verdict == NOT_STATED
+    reason = ranking.reason or (POLICY_SILENT if silent else None)
     positions = selection.positions
-    if verdict.support is not None and reason is None:  # the support first; at most as many as selected
-        positions = ([verdict.support] + [p for p in positions if p != verdict.support])[: len(positions)]
+    if verdict.support is not None and reason is None:  # the support first (and the ways after it, all of them)
+        first = [verdict.support, *verdict.quotes]
+        positions = (first + [p for p in positions if p not in first])[: max(len(positions), len(first))]
     selected = [ranking.ranked[i] for i in positions]
     evidence = [Evidence(r.sentence.ordinal, r.sentence.section, r.sentence.text, _round(r.score), r.sentence.page)
                 for r in selected]

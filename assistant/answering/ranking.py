@@ -15,7 +15,10 @@ from assistant.answering.selection import (
 from assistant.foundation.maths import sigmoid
 from assistant.foundation.reasons import POLICY_SILENT
 from assistant.foundation.types import PolicyVersion, Sentence
+from assistant.understanding.channels import channels_in
+from assistant.understanding.concepts import PLACE, SAFEGUARD, vocabulary
 from assistant.understanding.facets import BY_NAME, Facet
+from assistant.understanding.frame import ASKS_NOTHING, Frame, in_policy, states_objects
 from assistant.understanding.question import UnderstoodQuestion
 from assistant.understanding.statements import denied
 
@@ -48,6 +51,7 @@ class EvidenceRanking:
     ranked: list[ScoredSentence]  # best first
     question_type: str = "other"  # from the understood question
     facet: str | None = None
+    frame: Frame = ASKS_NOTHING  # what the question names: a statement must name it too (`understanding.frame`)
 
 
 def rank_evidence(question: UnderstoodQuestion, version: PolicyVersion, sentences: list[Sentence],
@@ -66,7 +70,8 @@ def rank_evidence(question: UnderstoodQuestion, version: PolicyVersion, sentence
     4. Each candidate carries its answer score (`answer_scores`, in document order; none: 0), which only the
        choice of the first quote reads.
     """
-    kind = {"question_type": question.question_type, "facet": question.facet}
+    frame = in_policy(question.frame, version.name, [s.text for s in sentences]) if question.frame.names else question.frame
+    kind = {"question_type": question.question_type, "facet": question.facet, "frame": frame}
     if question.reason is not None or relevance is None:
         return EvidenceRanking(question.text, version, question.reason, question.reason_probability, [], **kind)
     if question.focus and not question.focus & covered_categories(sentences, parameters.coverage_threshold) and (
@@ -79,6 +84,11 @@ def rank_evidence(question: UnderstoodQuestion, version: PolicyVersion, sentence
     scores = relevance + topic
     positions = rank_candidates(relevance, topic, parameters.candidates)
     positions += facet_candidates(BY_NAME.get(question.facet), sentences, relevance, scores, set(positions))
+    positions += frame_candidates(frame, sentences, scores, set(positions))
+    if question.question_type == "how_to" or question.facet == CONTACT:  # the ways, wherever the retriever ranks them
+        positions += way_candidates(sentences, relevance, scores, set(positions))
+    if question.question_type == "where":  # the places and safeguards named, wherever the retriever ranks them
+        positions += place_candidates(sentences, relevance, scores, set(positions))
     answer = np.zeros(len(sentences)) if answer_scores is None else answer_scores
     ranked = [ScoredSentence(sentences[i], float(sigmoid(relevance[i])), float(scores[i]), float(match[i]),
                              float(answer[i])) for i in positions]
@@ -107,6 +117,40 @@ def facet_candidates(facet: Facet | None, sentences: list[Sentence], relevance: 
              and facet.addressed_by(sentence.text)
              and (facet.beyond_retriever or (facet.preferred_anywhere and facet.preferred.search(sentence.text))
                   or (facet.denials_first and denied(sentence.facts, sentence.text)))]
+    return sorted(found, key=lambda i: -scores[i])
+
+
+def frame_candidates(frame: Frame, sentences: list[Sentence], scores: np.ndarray, taken: set[int]) -> list[int]:
+    """The sentences outside the candidates so far that name everything the question names ("biometric",
+    "insurers"; `understanding.frame`), best selection logit first: a statement that names the asked kind of data
+    is a candidate wherever the retriever ranks it. Ranked after the others, so they never move its evidence."""
+    if not frame.specific:
+        return []
+    found = [i for i, sentence in enumerate(sentences) if i not in taken and states_objects(frame, sentence.text, sentence.section)]
+    return sorted(found, key=lambda i: -scores[i])
+
+
+CONTACT = "contact_dpo"
+
+
+def way_candidates(sentences: list[Sentence], relevance: np.ndarray, scores: np.ndarray, taken: set[int]) -> list[int]:
+    """The sentences outside the candidates so far that give a way to act (an e-mail address, a link, a phone
+    number, a setting, a form: `understanding.channels`), best selection logit first: the answer to "how do I …"
+    chooses among them (`answering.ways`)."""
+    found = [i for i, sentence in enumerate(sentences) if i not in taken and relevance[i] > NO_MATCH_LOGIT
+             and channels_in(sentence.text)]
+    return sorted(found, key=lambda i: -scores[i])
+
+
+def place_candidates(sentences: list[Sentence], relevance: np.ndarray, scores: np.ndarray,
+                     taken: set[int]) -> list[int]:
+    """The sentences outside the candidates so far that name a country or region or a safeguard for data sent
+    abroad (`lang/concepts.toml`), best selection logit first: a "where" answer chooses among them
+    (`answering.places`)."""
+    words = vocabulary()
+    kinds = (PLACE, SAFEGUARD)
+    found = [i for i, sentence in enumerate(sentences) if i not in taken and relevance[i] > NO_MATCH_LOGIT
+             and words.named_in(sentence.text, kinds)]
     return sorted(found, key=lambda i: -scores[i])
 
 

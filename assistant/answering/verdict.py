@@ -10,22 +10,30 @@ only what the facet and the verdict say; the quote under it carries the policy's
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from assistant.answering.collected import ASKS_DATA_COLLECTED, collected_headline, data_collected
+from assistant.answering.places import find_places
 from assistant.answering.ranking import EvidenceRanking
 from assistant.answering.selection import Selection
+from assistant.answering.ways import CONTACT, find_ways
 from assistant.foundation.reasons import POLICY_SILENT, explain_reason
+from assistant.understanding.concepts import DATA, PLACE, PURPOSE, RECIPIENT, vocabulary
 from assistant.understanding.facets import ASKS_AGE, BY_NAME, YES_NO, Facet
+from assistant.understanding.frame import Frame, grounded, speaks_of_action
 from assistant.understanding.statements import (
     AGE,
     CONDITIONAL,
+    NO,
     PERIOD,
+    SCOPED,
     YES,
     denied,
     for_some_residents,
     limited_to_some,
     on_consent,
+    scope_of,
     stance,
     states_practice,
 )
@@ -46,6 +54,7 @@ class Verdict:
     # None when the question is not yes/no and the policy addresses it
     headline: str  # one complete sentence
     support: int | None  # position in the ranking of the supporting sentence; None when the policy is silent
+    quotes: tuple[int, ...] = ()  # positions quoted right after the support (the ways of a how-to answer)
 
 
 def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
@@ -57,9 +66,13 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
     if ranking.reason is not None and ranking.reason != POLICY_SILENT:
         return Verdict(None, explain_reason(ranking.reason), None)
     support = None if selection.silent or ranking.reason else _support(ranking, BY_NAME.get(facet))
+    frame = ranking.frame
+    if yes_no and frame.specific and support is not None:  # only a statement naming what is asked answers it
+        support = _grounded_support(ranking, support, BY_NAME.get(facet))
     if support is None:
         related = " The closest passages are shown as related, not as the answer." if ranking.ranked else ""
-        return Verdict(NOT_STATED, f"The {policy} policy does not say.{related}", None)
+        whether = f" whether it {_frame_phrase(frame, True)}" if yes_no and _says_frame(frame) else ""
+        return Verdict(NOT_STATED, f"The {policy} policy does not say{whether}.{related}", None)
     sentence = ranking.ranked[support].sentence
     cited = f"(sentence {sentence.ordinal})"
     if not yes_no and facet is None and ASKS_DATA_COLLECTED.search(ranking.question):
@@ -67,16 +80,214 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
         if collected is not None:  # the kinds of data named across the candidates, the fullest sentence quoted
             return Verdict(None, collected_headline(policy, collected), collected.support)
     if not yes_no:
+        if question_type == "how_to" or facet == CONTACT:  # the ways first, then the sentence stating the right
+            ways = find_ways(ranking, support, BY_NAME.get(facet))
+            if ways is not None:
+                after = ways.positions[1:] + ((support,) if support not in ways.positions else ())
+                return Verdict(None, ways.headline, ways.positions[0], after)
+        if question_type == "where":  # the countries and safeguards named, each with its sentence
+            places = find_places(ranking)
+            if places is not None:
+                first = support if support in places.positions else places.positions[0]
+                after = tuple(p for p in (*places.positions, support) if p != first)
+                return Verdict(None, places.headline, first, tuple(dict.fromkeys(after)))
+        if question_type == "how_long":  # the general rule first, then the periods stated for some data
+            kept = _how_long(ranking, support)
+            if kept is not None:
+                return kept
         period = (PERIOD.search(sentence.text) if question_type == "how_long" else
                   AGE.search(sentence.text) if facet == "children_use" and ASKS_AGE.search(ranking.question) else None)
         if period:
             return Verdict(None, f"The {policy} policy says: “{period.group()}” {cited}.", support)
-        return Verdict(None, f"The {policy} policy addresses this in sentence {sentence.ordinal}, quoted below.",
+        return Verdict(None, f"The {policy} policy says: “{said(sentence.text, BY_NAME.get(facet))}” {cited}.",
                        support)
     # A stated period is a "yes" to retention even when worded as a limit ("we do not retain … for more than 25 months").
     states_period = facet == "retention" and PERIOD.search(sentence.text)
     verdict = YES if states_period else stance(sentence, BY_NAME.get(facet))
-    return Verdict(verdict, _headline(verdict, policy, BY_NAME.get(facet), cited, sentence.text), support)
+    scope = scope_of(sentence.text) if verdict in (YES, NO) else None
+    if scope:  # a statement for some only: a general one among the best comes first, else the answer is scoped
+        general = _general_statement(ranking, support, BY_NAME.get(facet))
+        if general is not None:
+            support, sentence = general, ranking.ranked[general].sentence
+            cited = f"(sentence {sentence.ordinal})"
+            verdict, scope = stance(sentence, BY_NAME.get(facet)), None
+    says_frame = _says_frame(frame) and (facet is None or any(vocabulary().concepts[o].kind == DATA
+                                                              for o in frame.objects))
+    if scope:
+        does = _frame_phrase(frame, verdict == YES) if says_frame else _facet_phrase(BY_NAME.get(facet), verdict)
+        subject = "" if not says_frame and facet is not None and BY_NAME[facet].about_you else "it "
+        return Verdict(SCOPED, f"Only for some ({scope}) — {policy} says {subject}{does} {cited}.", support)
+    headline = (_frame_headline(verdict, policy, frame, cited, sentence.text) if says_frame
+                else _headline(verdict, policy, BY_NAME.get(facet), cited, sentence.text))
+    opposite = _opposite(ranking, support, BY_NAME.get(facet), verdict) if verdict in (YES, NO) else None
+    if opposite is not None:  # the policy says both: both are shown, not one chosen silently
+        other = ranking.ranked[opposite].sentence.ordinal
+        return Verdict(verdict, f"{headline} It also says the opposite in sentence {other} (quoted second).",
+                       support, (opposite,))
+    return Verdict(verdict, headline, support)
+
+
+CONTRADICTION_DEPTH = 4  # the facet's best statements read for one that says the opposite
+
+
+def _statements(ranking: EvidenceRanking, support: int, facet: Facet | None) -> list[int]:
+    """The candidates that could answer as the support does: they speak of the facet (and name what the question
+    names) and can state a practice, best first."""
+    out = []
+    for i in sorted(range(len(ranking.ranked)),
+                    key=lambda i: -(ranking.ranked[i].selection_logit + ranking.ranked[i].answer_score)):
+        sentence = ranking.ranked[i].sentence
+        if i == support or (facet is not None and not (facet.addressed_by(sentence.text)
+                                                      and states_practice(sentence.text, facet))):
+            continue
+        if ranking.frame.specific and not grounded(ranking.frame, sentence.text, sentence.section):
+            continue
+        if facet is None and not ranking.frame.specific:
+            continue
+        out.append(i)
+    return out
+
+
+def _general_statement(ranking: EvidenceRanking, support: int, facet: Facet | None) -> int | None:
+    """Among the best statements, one for everyone (no scope: `scope_of`) with a yes or no, if any."""
+    return next((i for i in _statements(ranking, support, facet)[:PREFER_DEPTH]
+                 if not scope_of(ranking.ranked[i].sentence.text)
+                 and stance(ranking.ranked[i].sentence, facet) in (YES, NO)), None)
+
+
+def _opposite(ranking: EvidenceRanking, support: int, facet: Facet | None, verdict: str) -> int | None:
+    """A statement among the best that says the opposite of the verdict for everyone (a "no" beside a "yes"),
+    PolicyLint's contradiction; a scoped or conditional one is no contradiction."""
+    want = NO if verdict == YES else YES
+    return next((i for i in _statements(ranking, support, facet)[:CONTRADICTION_DEPTH]
+                 if _ABOUT_DATA.search(ranking.ranked[i].sentence.text) and not scope_of(ranking.ranked[i].sentence.text)
+                 and not limited_to_some(ranking.ranked[i].sentence.text)
+                 and stance(ranking.ranked[i].sentence, facet) == want), None)
+
+
+# a statement about your data at all ("We sell children's products for purchase by adults" is not)
+_ABOUT_DATA = re.compile(r"\b(?:information|data|details|personal|content|identifiers?)\b", re.IGNORECASE)
+
+
+def _facet_phrase(facet: Facet | None, verdict: str) -> str:
+    if facet is None:
+        return "does so" if verdict == YES else "does not"
+    return facet.does if verdict == YES else facet.does_not
+
+
+# A general retention rule ("for as long as necessary to provide the services", "while your account is active"),
+# as against a period for some data or some case ("deleted items remain for up to 30 days").
+GENERAL_RETENTION = re.compile(
+    r"\b(?:(?:for )?as long as (?:(?:is |it is |reasonably |strictly )?(?:necessary|needed|required)|your account|"
+    r"you (?:use|keep|have|maintain|remain)|we (?:need|have a legitimate)|(?:it is )?(?:relevant|useful))|"
+    r"no longer than (?:is )?(?:necessary|needed|required)|while your account|until (?:you (?:delete|close)|"
+    r"your account is (?:deleted|closed)|it is no longer (?:necessary|needed))|for the (?:duration|period|time) "
+    r"(?:of your|necessary|needed|required|that))", re.IGNORECASE)
+RETENTION_DEPTH = 15  # candidates read for the general rule and the periods
+MAX_PERIODS = 3
+
+
+def _how_long(ranking: EvidenceRanking, support: int) -> Verdict | None:
+    """"How long do you keep my data?": the general rule the policy states, in its words, then the periods it
+    states for some data or cases (each once); None when the candidates state neither."""
+    facet = BY_NAME["retention"]
+    depth = [i for i in range(min(len(ranking.ranked), RETENTION_DEPTH))
+             if facet.addressed_by(ranking.ranked[i].sentence.text) or i == support]
+    general = next((i for i in [support, *depth] if GENERAL_RETENTION.search(ranking.ranked[i].sentence.text)), None)
+    periods: list[tuple[int, str]] = []
+    for i in depth:
+        found = PERIOD.search(ranking.ranked[i].sentence.text)
+        if found and i != general and not GENERAL_RETENTION.match(found.group()) and all(
+                found.group().lower() != p.lower() for _, p in periods) and len(periods) < MAX_PERIODS:
+            periods.append((i, found.group()))
+    if general is None and not periods:
+        return None
+    policy = ranking.version.name
+    stated = "; ".join(f"“{period}” (sentence {ranking.ranked[i].sentence.ordinal})" for i, period in periods)
+    if general is None:
+        return Verdict(None, f"The {policy} policy states no general rule; it states these periods: {stated}.",
+                       periods[0][0], tuple(i for i, _ in periods[1:]))
+    rule = ranking.ranked[general].sentence
+    headline = f"The {policy} policy says: “{said(rule.text, facet)}” (sentence {rule.ordinal})."
+    if periods:
+        headline += f" For some data or cases it states: {stated}."
+    return Verdict(None, headline, general, tuple(i for i, _ in periods))
+
+
+SAID_CHARS = 240  # a longer sentence is said by its clause that speaks of the facet
+
+
+def said(text: str, facet: Facet | None) -> str:
+    """What a headline quotes of a sentence: all of it when short; else its clause (between semicolons or
+    colons) that speaks of the facet, or its first; a clause still too long ends at a word with "…". Never a
+    phrase cut where the policy's sentence goes on without saying so."""
+    text = text.strip()
+    if len(text) <= SAID_CHARS:
+        return text
+    clauses = [c.strip() for c in re.split(r"(?<=[;:])\s+", text) if c.strip()]
+    clause = next((c for c in clauses if facet is not None and facet.sentence.search(c)), clauses[0])
+    if len(clause) <= SAID_CHARS:
+        return clause if clause == clauses[-1] else f"{clause.rstrip(';:,')} …"
+    return clause[:SAID_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+
+
+def _grounded_support(ranking: EvidenceRanking, support: int, facet: Facet | None) -> int | None:
+    """The supporting sentence for a question that names kinds of data, recipients or purposes: the chosen one
+    if it names them all and speaks of the asked action (`understanding.frame.grounded`), else the best-ranked
+    candidate that does; None when none does (the policy does not say). A denial must deny the asked action
+    itself: "we do not sell biometric data" does not say whether they collect it."""
+    order = [support] + sorted((i for i in range(len(ranking.ranked)) if i != support),
+                               key=lambda i: -(ranking.ranked[i].selection_logit + ranking.ranked[i].answer_score))
+    for i in order:
+        sentence = ranking.ranked[i].sentence
+        if not grounded(ranking.frame, sentence.text, sentence.section):
+            continue
+        if stance(sentence, facet) == NO and not speaks_of_action(ranking.frame, sentence.text, sentence.section,
+                                                                  exactly=True):
+            continue
+        return i
+    return None
+
+
+# How a headline says the asked action: (does, does not), in the third person.
+_ACTION_WORDS = {
+    "collect": ("collects", "does not collect"), "use": ("uses", "does not use"),
+    "share": ("shares", "does not share"), "sell": ("sells", "does not sell"), "keep": ("keeps", "does not keep"),
+    "transfer": ("transfers", "does not transfer"), "protect": ("protects", "does not protect"),
+    None: ("uses", "does not use"),
+}
+
+
+def _says_frame(frame: Frame) -> bool:
+    """Whether a headline can say the frame in words: it names data, recipients or purposes (a topic such as Do
+    Not Track, or a bare name, is said by the generic headline and its quote)."""
+    return any(vocabulary().concepts[o].kind in (DATA, RECIPIENT, PURPOSE) for o in frame.objects)
+
+
+def _frame_phrase(frame: Frame, does: bool) -> str:
+    """"collects biometric data", "does not share your purchase history with insurers": the question's frame in
+    the headline's words (the concepts' labels, `lang/concepts.toml`)."""
+    concepts = [vocabulary().concepts[o] for o in frame.objects]
+    data = " and ".join(c.label for c in concepts if c.kind == DATA) or "your data"
+    recipients = " and ".join(c.label for c in concepts if c.kind == RECIPIENT)
+    purposes = " and ".join(c.label for c in concepts if c.kind == PURPOSE)
+    places = " or ".join(c.label for c in concepts if c.kind == PLACE)
+    verb = _ACTION_WORDS.get(frame.action, _ACTION_WORDS[None])[0 if does else 1]
+    joint = "to" if frame.action == "sell" else "with"
+    where = "in" if frame.action == "keep" else "to"
+    return (f"{verb} {data}" + (f" {joint} {recipients}" if recipients else "")
+            + (f" for {purposes}" if purposes else "") + (f" {where} {places}" if places else ""))
+
+
+def _frame_headline(verdict: str, policy: str, frame: Frame, cited: str, quote: str) -> str:
+    """The headline of a question that names kinds of data, recipients or purposes: what the quote states of
+    exactly them (the quote names each: `_grounded_support`)."""
+    if verdict == CONDITIONAL:
+        consent = on_consent(quote)
+        condition = "only with your consent" if consent else "only under the conditions quoted below"
+        opening = "Only with your consent" if consent else "Only in some cases"
+        return f"{opening} — {policy} says it {_frame_phrase(frame, True)} {condition} {cited}."
+    return f"{verdict.capitalize()} — {policy} says it {_frame_phrase(frame, verdict == YES)} {cited}."
 
 
 def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:

@@ -48,11 +48,11 @@ from assistant.foundation.errors import AssistantError
 from assistant.foundation.settings import Settings
 from assistant.foundation.types import ProgressCallback
 
-VERDICTS = ("yes", "no", "conditional", "not_stated")
+VERDICTS = ("yes", "no", "conditional", "not_stated")  # an answers set's gold verdicts (the engine also says "scoped")
 # a set of questions of every type adds these gold verdicts (its LABELLING.md): "only_if" is the engine's
 # "conditional"; "scoped" answers for some people, places or products only; "answered" for a question not yes/no
 GOLD_VERDICTS = (*VERDICTS, "only_if", "scoped", "answered")
-CLAIMS = ("yes", "no", "conditional")  # verdicts that claim something the quote must state
+CLAIMS = ("yes", "no", "conditional", "scoped")  # verdicts that claim something the quote must state
 YES_NO = "yes_no"
 MIN_MATCH_CHARS = 20  # a shorter fragment ("Yes.") matches only exactly
 
@@ -173,6 +173,16 @@ class AnswersReport:
                 },
             },
         }
+
+
+def item_rows(report: AnswersReport) -> list[dict[str, Any]]:
+    """One row per scored item — the question, the gold and the answer — for reading a set's errors (a
+    development set's; a blind set is scored, not read)."""
+    return [{"policy_file": r.item.policy_file, "question": r.item.question, "type": r.item.type,
+             "gold": r.item.verdict, "verdict": r.verdict, "correct": r.correct, "strict": r.strictly_correct,
+             "unsupported": r.unsupported, "headline": r.headline, "quotes": list(r.quotes),
+             "gold_evidence": list(r.item.evidence_text), "content": list(r.item.content),
+             "content_found": r.content_found()} for r in report.results]
 
 
 def _typed_scores(scored: list[ItemResult]) -> dict[str, Any]:

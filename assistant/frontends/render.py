@@ -85,7 +85,7 @@ def render_answer(answer: Answer) -> Group:
 
 
 VERDICT_STYLE = {"yes": ("Yes", "bold green"), "no": ("No", "bold red"), "conditional": ("Only if …", "bold yellow"),
-                 "not_stated": ("Not stated", "dim")}
+                 "scoped": ("Only for some", "bold yellow"), "not_stated": ("Not stated", "dim")}
 
 
 def render_label(label: PrivacyLabel) -> Group:

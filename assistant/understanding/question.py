@@ -9,6 +9,7 @@ from assistant.models.facets.model import FacetClassifier
 from assistant.models.questions.model import ANSWERABLE, QuestionClassifier
 from assistant.models.retriever.model import Embedder
 from assistant.understanding.facets import WHERE_INSTEAD, facet_of, question_type
+from assistant.understanding.frame import ASKS_NOTHING, Frame, frame_of, under_facet
 
 BEYOND_POLICY = "beyond_policy"
 # Facets specific enough that a question on them is one a policy answers, whatever the classifier's
@@ -33,6 +34,7 @@ class UnderstoodQuestion:
     category_probabilities: dict[str, float] = field(default_factory=dict)  # every category the classifier knows
     question_type: str = "other"  # yes_no, how_long, how_to, what, who, where, other
     facet: str | None = None  # the privacy facet it asks about (assistant.understanding.facets), when known
+    frame: Frame = ASKS_NOTHING  # the action and the kinds of data, recipients, purposes it names (understanding.frame)
 
 
 class QuestionUnderstanding:
@@ -70,9 +72,10 @@ class QuestionUnderstanding:
         if kind == "where":
             facet_name = WHERE_INSTEAD.get(facet_name, facet_name)
         analysis = self.classifier.analyse(embedding)
+        frame = under_facet(frame_of(text), facet_name)
         if analysis.label != ANSWERABLE and not (facet_name in POLICY_FACETS and analysis.label == BEYOND_POLICY) and not (
                 facet_name in RULE_ANSWERABLE and rule_name == facet_name):
             return UnderstoodQuestion(text, analysis.label, analysis.label_probability, question_type=kind,
-                                      facet=facet_name)
+                                      facet=facet_name, frame=frame)
         focus = frozenset(c for c, p in analysis.categories.items() if p >= self.category_confidence)
-        return UnderstoodQuestion(text, None, 0.0, focus, analysis.category_probabilities, kind, facet_name)
+        return UnderstoodQuestion(text, None, 0.0, focus, analysis.category_probabilities, kind, facet_name, frame)

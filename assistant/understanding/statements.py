@@ -16,12 +16,17 @@ from __future__ import annotations
 
 import collections
 import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from assistant.foundation.types import Facts, Sentence, Slot
 from assistant.understanding.facets import Facet
 from assistant.understanding.stance import denies, negations_read_otherwise
 
 YES, NO, CONDITIONAL = "yes", "no", "conditional"  # a sentence's stance on a practice
+SCOPED = "scoped"  # an answer that holds for some people, places or products only (`scope_of`)
 
 # -- PolicyIE's facts --------------------------------------------------------------------------------------------
 
@@ -154,6 +159,34 @@ def limited_to_some(text: str) -> bool:
 def for_some_residents(text: str) -> bool:
     """Whether a sentence is for the residents of some states only ("Colorado residents can submit …")."""
     return bool(_RESIDENTS.search(text))
+
+
+@dataclass(frozen=True)
+class ScopeRule:
+    """One way a statement says whom it applies to (`lang/scopes.toml`)."""
+
+    name: str
+    pattern: re.Pattern
+    match: tuple[str, ...] = ()
+    no_match: tuple[str, ...] = ()
+
+
+@cache
+def scope_rules() -> tuple[ScopeRule, ...]:
+    """The shipped scope rules (`lang/scopes.toml`), read once per process."""
+    text = resources.files("assistant.understanding").joinpath("lang/scopes.toml").read_text("utf-8")
+    return tuple(ScopeRule(name, re.compile(entry["pattern"], re.IGNORECASE), tuple(entry.get("match", ())),
+                           tuple(entry.get("no_match", ()))) for name, entry in tomllib.loads(text).items())
+
+
+def scope_of(text: str) -> str | None:
+    """Whom a statement applies to when it names some only ("California residents", "student personal data",
+    "enterprise customers"), in its own words; None for a statement about everyone."""
+    for rule in scope_rules():
+        found = rule.pattern.search(text)
+        if found:
+            return found.group().strip()
+    return None
 
 
 def on_consent(text: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.foundation.reasons import POLICY_SILENT
 from assistant.understanding.facets import facet_of, question_type
 
 
@@ -92,7 +93,9 @@ def test_whereabouts_asks_about_location():
 def test_how_to_delete_an_account_is_a_question_for_the_policy(amazon, question):
     # the question classifier reads account management as out of scope; the policy states your rights
     answer = amazon.ask(question, policy="amazon")
-    assert answer.reason is None and answer.facet == "deletion", answer.headline
+    # not refused (out of scope): answered, or the policy silent on it (a not-stated answer is not answerable)
+    assert answer.reason in (None, POLICY_SILENT) and answer.facet == "deletion", answer.headline
+    assert answer.answerable == (answer.verdict != "not_stated")
 
 
 def test_where_data_is_stored_asks_a_place_not_a_period(amazon):

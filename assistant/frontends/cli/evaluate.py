@@ -5,6 +5,7 @@ corpora take seconds to import, and `--help` must answer at once.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -63,10 +64,13 @@ def eval_answers(
     policies: Annotated[Path | None, typer.Option(
         "--policies", help="Folder of the policy files the --data items name (default: the OPP-115 policies).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON (percentages).")] = False,
+    items: Annotated[Path | None, typer.Option(
+        "--items", help="Also write each scored item's question, gold and answer to this JSON Lines file "
+                        "(for reading a development set's errors).")] = None,
 ) -> None:
     """Does a person get the right answer: verdict accuracy, first-quote support, not-stated precision / recall.
     With several sets: one row per set and a pooled row (every set's items scored as one)."""
-    from assistant.evaluation.answers import pooled, run_answers  # lazy, for start-up speed
+    from assistant.evaluation.answers import item_rows, pooled, run_answers  # lazy, for start-up speed
 
     if not set_names and not every:
         with progress_bar("loading") as progress:
@@ -85,6 +89,9 @@ def eval_answers(
             reports[answers_set.name] = run_answers(answers_set.answers, answers_set.policies, progress=stage)
     if not reports:
         raise typer.Exit(code=1)
+    if items is not None:
+        rows = [{"set": name, **row} for name, report in reports.items() for row in item_rows(report)]
+        items.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
     if len(reports) == 1 and not every and len(set_names or []) == 1:
         report = next(iter(reports.values()))
         console.print_json(data=report.to_json()) if as_json else console.print(report.to_json())

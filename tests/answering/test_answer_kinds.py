@@ -1,0 +1,105 @@
+"""Answers that do the asker's job, on small policies of our own (none from an answers set): a question naming a
+kind of data is answered only by a statement naming it; how-to and contact answers give the ways; how-long gives
+the general rule first; where names the places and safeguards; a statement for some only is said as scoped; a
+policy that says both yes and no shows both. Every headline answers in words, and `answerable` agrees with the
+verdict."""
+from __future__ import annotations
+
+import pytest
+
+POLICY = """# Acme privacy notice
+
+## Information we collect
+
+We collect your name, e-mail address and payment card details when you create an account.
+We infer your general location from your IP address.
+When you enable Face Unlock, we store a scan of your face geometry on your device only.
+
+## How we share information
+
+We do not sell your personal information.
+We share purchase history with our delivery partners to fulfil orders.
+
+## Your choices
+
+You can delete your account at any time. To delete your account, go to Settings > Account > Delete account, or e-mail privacy@acme.example.
+You may unsubscribe from marketing e-mails by clicking the unsubscribe link in any message.
+
+## How long we keep data
+
+We keep your personal data for as long as your account is open and as necessary to provide the services.
+Support chat transcripts are deleted after 90 days.
+
+## International transfers
+
+Your data may be processed in the United States and Ireland.
+We rely on Standard Contractual Clauses approved by the European Commission for these transfers.
+
+## Students
+
+We do not share student personal data with advertisers.
+
+## Contact
+
+Our Data Protection Officer can be reached at dpo@acme.example.
+"""
+
+
+@pytest.fixture
+def acme(assistant, tmp_path):
+    path = tmp_path / "acme.md"
+    path.write_text(POLICY)
+    assistant.ingest(path, name="acme", force=True)
+    return assistant
+
+
+def ask(acme, question: str):
+    answer = acme.ask(question, policy="acme")
+    assert answer.answerable == (answer.verdict != "not_stated"), (question, answer.headline)
+    assert "addresses this in sentence" not in answer.headline
+    assert answer.headline[:1].isupper() and answer.headline.endswith("."), answer.headline
+    return answer
+
+
+def test_a_question_naming_a_kind_of_data_is_answered_only_by_a_statement_naming_it(acme):
+    face = ask(acme, "Do you collect biometric data?")
+    assert face.verdict == "yes" and "face geometry" in face.evidence[0].text, face.headline
+    assert "biometric data" in face.headline
+    precise = ask(acme, "Do you collect my precise GPS location?")
+    assert precise.verdict == "not_stated", precise.headline  # only the approximate location is stated
+    assert "whether it collects your precise location" in precise.headline
+    contacts = ask(acme, "Do you upload my contacts?")
+    assert contacts.verdict == "not_stated", contacts.headline
+    insurers = ask(acme, "Do you share my purchase history with insurers?")
+    assert insurers.verdict == "not_stated", insurers.headline
+
+
+def test_how_to_answers_give_the_ways_before_the_right(acme):
+    delete = ask(acme, "How can I delete my account?")
+    assert "Settings > Account > Delete account" in delete.headline and "privacy@acme.example" in delete.headline
+    assert delete.evidence[0].text.startswith("To delete your account"), delete.headline
+    contact = ask(acme, "How do I contact your data protection officer?")
+    assert "dpo@acme.example" in contact.headline and "data protection officer" in contact.headline
+
+
+def test_how_long_gives_the_general_rule_first_then_the_periods(acme):
+    kept = ask(acme, "How long do you keep my data?")
+    assert "as long as your account is open" in kept.headline, kept.headline
+    assert kept.headline.index("as long as") < kept.headline.index("90 days"), kept.headline
+
+
+def test_where_names_the_places_and_the_safeguards(acme):
+    where = ask(acme, "Where is my data stored?")
+    for name in ("United States", "Ireland", "Standard Contractual Clauses"):
+        assert name in where.headline, where.headline
+
+
+def test_a_statement_for_some_only_is_said_as_scoped(acme):
+    students = ask(acme, "Do you share student data with advertisers?")
+    assert students.verdict == "scoped", students.headline
+    assert students.headline.startswith("Only for some (student personal data) — acme says it does not share")
+
+
+def test_ways_of_another_right_nearby_are_not_offered(acme):
+    unsubscribe = ask(acme, "How do I unsubscribe from marketing emails?")
+    assert "unsubscribe link" in unsubscribe.headline and "privacy@acme.example" not in unsubscribe.headline
