@@ -66,7 +66,7 @@ def _static_rules() -> str:
     digest = hashlib.sha256()
     package = package_path()
     for folder in _RULE_SOURCES:
-        for path in sorted((package / folder).glob("*.py")):
+        for path in sorted([*(package / folder).glob("*.py"), *(package / folder).glob("lang/*.toml")]):
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
     for name in _RULE_WEIGHTS:
         path = package / "weights" / name
