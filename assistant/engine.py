@@ -17,6 +17,7 @@ from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
 from assistant.foundation.types import Answer, ParsedPolicy, PolicyProfile, PolicyVersion, ProgressCallback
 from assistant.ingest.fetch import CONNECT_TIMEOUT, FetchLimits, looks_like_url
 from assistant.store.database import PolicySummary, Store, damage_message
+from assistant.understanding.graph import Statement, policy_graph
 from assistant.understanding.validation import require_utf8, validate_question
 
 if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads on first use below
@@ -292,6 +293,12 @@ class Assistant:
         computed = self._profile_maker(version)
         self.store.save_profile(version, computed)
         return computed
+
+    def graph(self, policy: str, version: int | None = None) -> list[Statement]:
+        """The policy graph of a stored version: each sentence's statement about your data (actions, kinds of data,
+        recipients, purposes, polarity, condition, scope), read from the stored sentences; no model loads."""
+        stored = self.version(policy, version)
+        return policy_graph(self.store.sentences(stored.id))
 
     def label(self, policy: str, version: int | None = None) -> PrivacyLabel:
         """The privacy label of a stored policy version: each facet at a glance (the verdict on its

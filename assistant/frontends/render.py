@@ -15,6 +15,8 @@ from assistant.evaluation.metrics import Score, percent
 from assistant.foundation.reasons import explain_reason
 from assistant.foundation.text import escape_controls
 from assistant.foundation.types import Answer, Facts
+from assistant.understanding.concepts import vocabulary
+from assistant.understanding.graph import DOES_NOT, Statement
 from assistant.understanding.statements import statement
 
 if TYPE_CHECKING:  # the harness imports the engine (torch), the store FAISS: not needed to draw a report
@@ -86,6 +88,24 @@ def render_answer(answer: Answer) -> Group:
 
 VERDICT_STYLE = {"yes": ("Yes", "bold green"), "no": ("No", "bold red"), "conditional": ("Only if …", "bold yellow"),
                  "scoped": ("Only for some", "bold yellow"), "not_stated": ("Not stated", "dim")}
+
+
+def render_graph(statements: list[Statement]) -> Table:
+    """The policy graph as a table: one row per statement, its concepts in plain words (their labels)."""
+    words = vocabulary()
+    table = Table(title=f"Policy graph: {len(statements)} statements", show_lines=False)
+    for column in ("sentence", "does", "what", "with whom", "why", "condition / scope"):
+        table.add_column(column, justify="right" if column == "sentence" else "left", overflow="fold")
+
+    def named(names: tuple[str, ...]) -> str:
+        return ", ".join(words.concepts[n].label for n in names)
+
+    for s in statements:
+        does = ("not " if s.polarity == DOES_NOT else "") + " / ".join(s.actions)
+        qualifiers = "; ".join(q for q in (s.condition, f"for {s.scope}" if s.scope else "") if q)
+        table.add_row(str(s.sentence_id), does, named(s.data), named(s.recipients), named(s.purposes),
+                      escape_controls(qualifiers))
+    return table
 
 
 def render_label(label: PrivacyLabel) -> Group:

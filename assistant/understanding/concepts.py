@@ -25,6 +25,7 @@ class Concept:
     terms: tuple[str, ...]
     label: str = ""  # how an answer names it ("biometric data")
     facets: tuple[str, ...] = ()  # facets whose word rules already decide whether a statement speaks of it
+    generic: bool = False  # "your personal information": in the graph, never a condition a question puts
     not_terms: tuple[str, ...] = ()  # phrases containing a term that name something else
     narrower: tuple[str, ...] = ()  # concepts that are kinds of this one
     implied_by: tuple[str, ...] = ()  # actions only: the actions that imply this one
@@ -116,7 +117,8 @@ def load(text: str) -> Vocabulary:
         if entry.get("kind") not in KINDS:
             raise ValueError(f"concepts.toml: {name} has no kind of {', '.join(KINDS)}")
         concepts.append(Concept(name, entry["kind"], tuple(entry["terms"]), entry.get("label", ""),
-                                tuple(entry.get("facets", ())), tuple(entry.get("not", ())),
+                                tuple(entry.get("facets", ())), bool(entry.get("generic", False)),
+                                tuple(entry.get("not", ())),
                                 tuple(entry.get("narrower", ())), tuple(entry.get("implied_by", ())),
                                 tuple(entry.get("match", ())), tuple(entry.get("no_match", ()))))
     return Vocabulary(concepts)

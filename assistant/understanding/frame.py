@@ -67,8 +67,9 @@ def frame_of(question: str, words: Vocabulary | None = None, policy: str = "") -
     (not the policy's own: `policy`)."""
     words = words or vocabulary()
     action = next((name for name, pattern in _QUESTION_ACTION_PATTERNS if pattern.search(question)), None)
-    objects = tuple(o for o in words.named_in(question, OBJECT_KINDS) if words.concepts[o].kind != PURPOSE or any(
-        _PURPOSE_CUE.search(question[:at]) for at in words.concepts[o].places(question)))
+    objects = tuple(o for o in words.named_in(question, OBJECT_KINDS) if not words.concepts[o].generic and (
+        words.concepts[o].kind != PURPOSE or any(_PURPOSE_CUE.search(question[:at])
+                                                 for at in words.concepts[o].places(question))))
     names = tuple(dict.fromkeys(n for n in (m.group() for m in _NAME.finditer(question))
                                 if n not in _NOT_NAMES and not _is_policy(n, policy)
                                 and not words.named_in(n, OBJECT_KINDS) and not words.actions_in(n)))

@@ -103,3 +103,13 @@ def test_a_statement_for_some_only_is_said_as_scoped(acme):
 def test_ways_of_another_right_nearby_are_not_offered(acme):
     unsubscribe = ask(acme, "How do I unsubscribe from marketing emails?")
     assert "unsubscribe link" in unsubscribe.headline and "privacy@acme.example" not in unsubscribe.headline
+
+
+def test_the_policy_graph_reads_the_stored_sentences(acme):
+    graph = {s.sentence_id: s for s in acme.graph("acme")}
+    face = next(s for s in graph.values() if "face geometry" in s.text)
+    assert face.data == ("face_biometric",) and "collect" in face.actions
+    sale = next(s for s in graph.values() if "do not sell" in s.text)
+    assert sale.polarity == "does not" and "sell" in sale.actions
+    students = next(s for s in graph.values() if "student" in s.text)
+    assert students.scope == "student personal data" and students.recipients == ("advertisers",)

@@ -1,4 +1,4 @@
-"""The `assistant` command line: ingest, policies, remove, ask, label, compare, diff, search, doctor, repair,
+"""The `assistant` command line: ingest, policies, remove, ask, label, graph, compare, diff, search, doctor, repair,
 serve, export, eval, train.
 
 One module per group: `policies` (the store), `questions` (reading stored policies), `serve`, `evaluate`
@@ -24,8 +24,9 @@ app = typer.Typer(
     add_completion=False,
 )
 # the order of `assistant --help`
-for command in (policies.ingest, policies.policies, policies.remove, questions.ask, questions.label, policies.doctor,
-                policies.repair, questions.compare, questions.diff, questions.search, serve.serve, policies.export):
+for command in (policies.ingest, policies.policies, policies.remove, questions.ask, questions.label, questions.graph,
+                policies.doctor, policies.repair, questions.compare, questions.diff, questions.search, serve.serve,
+                policies.export):
     app.command()(command)
 app.add_typer(evaluate.app, name="eval")
 app.add_typer(train.app, name="train")

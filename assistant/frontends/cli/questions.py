@@ -21,6 +21,7 @@ from assistant.frontends.render import (
     render_answer,
     render_comparison,
     render_diff,
+    render_graph,
     render_label,
     render_search,
 )
@@ -87,6 +88,23 @@ def label(
         print_json(served)
     else:
         console.print(render_label(PrivacyLabel.from_dict(served)))
+
+
+@friendly_errors
+def graph(
+    policy: Annotated[str | None, typer.Option(help="Policy name (optional when only one is stored).")] = None,
+    version: Annotated[int | None, typer.Option(help="Policy version (default: latest).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statements as JSON.")] = False,
+) -> None:
+    """The policy graph: each sentence's statement about your data — what is done (collect, share, sell …), to
+    which kinds of data, with whom, why, whether it is denied, on what condition, and for whom."""
+    policy = require_utf8(policy, "policy name")
+    assistant = make_assistant()
+    statements = assistant.graph(assistant.choose_policy(policy), version)
+    if as_json:
+        print_json([s.to_dict() for s in statements])
+    else:
+        console.print(render_graph(statements))
 
 
 @friendly_errors
