@@ -133,8 +133,31 @@ def _described(rows: list[FacetProfile], attributes: AttributeClassifier, vector
     for row, found in zip(wanted, predicted, strict=True):
         values = found.get(FACET_ATTRIBUTES[row.facet])
         if values:
-            described[row.facet] = f"{FACET_ATTRIBUTES[row.facet]}: {values[0][0]}"
+            described[row.facet] = plain_attribute(FACET_ATTRIBUTES[row.facet], values[0][0])
     return [replace(r, described=described.get(r.facet)) for r in rows]
+
+
+# OPP-115's attribute names in the words a label reader uses (its values are lower-cased, "/" read as "or").
+_PLAIN_ATTRIBUTES = {"Retention Period": "How long", "Choice Type": "Your choice", "Access Type": "What you can do",
+                     "Security Measure": "How it is protected", "Third Party Entity": "Who receives it",
+                     "Purpose": "Why", "Audience Type": "For whom"}
+
+
+def plain_attribute(name: str, value: str) -> str:
+    """"Third Party Entity: Unnamed third party" → "Who receives it: an unnamed third party"-like plain words."""
+    said = value.replace("/", " or ").replace("_", " ").strip()
+    said = said[:1].lower() + said[1:] if said[:2] != said[:2].upper() else said
+    return f"{_PLAIN_ATTRIBUTES.get(name, name)}: {said}"
+
+
+# Words that alone name no kind of data: a PI-Extract span made only of them ("your", "other information") is not
+# shown.
+_GENERIC_WORDS = frozenset("a an the your our their its other such this that these those any all certain some "
+                           "information info data personal details and or of".split())
+
+
+def _names_data(span: str) -> bool:
+    return any(w.strip(".,;:()'\"“”").lower() not in _GENERIC_WORDS for w in span.split())
 
 
 def _data_types(rows: list[FacetProfile], piextract: PIExtractTagger) -> list[FacetProfile]:
@@ -147,7 +170,7 @@ def _data_types(rows: list[FacetProfile], piextract: PIExtractTagger) -> list[Fa
     found = {}
     for row, spans in zip(wanted, piextract.tag([r.quote for r in wanted]), strict=True):
         layer = _PI_LAYERS[row.facet][1 if row.verdict == "no" else 0]
-        texts = dict.fromkeys(span.text for span in spans if span.label == layer)
+        texts = dict.fromkeys(span.text for span in spans if span.label == layer and _names_data(span.text))
         if texts:
             found[row.facet] = ", ".join(texts)
     # a "no" keeps only what PI-Extract marks as not shared: PolicyIE's type names carry no polarity

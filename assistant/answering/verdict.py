@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.answering.collected import ASKS_DATA_COLLECTED, collected_headline, data_collected
+from assistant.answering.listing import find_listing
 from assistant.answering.places import find_places
 from assistant.answering.ranking import EvidenceRanking
 from assistant.answering.selection import Selection
@@ -75,6 +76,11 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
         return Verdict(NOT_STATED, f"The {policy} policy does not say{whether}.{related}", None)
     sentence = ranking.ranked[support].sentence
     cited = f"(sentence {sentence.ordinal})"
+    if question_type in ("what", "who") and facet != CONTACT:  # the kinds of data, recipients or purposes named
+        listing = find_listing(ranking)
+        if listing is not None:
+            first = support if support in listing.positions else listing.positions[0]
+            return Verdict(None, listing.headline, first, tuple(p for p in listing.positions if p != first))
     if not yes_no and facet is None and ASKS_DATA_COLLECTED.search(ranking.question):
         collected = data_collected(ranking, selection.positions)
         if collected is not None:  # the kinds of data named across the candidates, the fullest sentence quoted

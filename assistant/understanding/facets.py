@@ -216,8 +216,16 @@ FACETS = (
           _words(r"\b(?:law enforcement|subpoenas?|court orders?|legal process|government\w*|required by law|"
                  r"comply with (?:the |applicable |any )?(?:law|legal)|legal (?:obligations?|requirements?)|"
                  r"police|authorities|judicial)\b"),
-          "gives your information to law enforcement when it must",
+          "gives your information to law enforcement",
           "does not give your information to law enforcement",
+          # handing data over when the law requires it (a subpoena, a court order, legal process) is an "only if"
+          condition=_words(r"\b(?:required|compelled|obligated|obliged|mandated) (?:to do so )?by (?:\w+ ){0,2}law|"
+                           r"\blegal(?:ly)? (?:process|obligations?|obligated|required|requirements?|requests?)|"
+                           r"\bsubpoenas?\b|\bcourt orders?\b|\bwarrants?\b|\blawful (?:requests?|process)|"
+                           r"\bcomply with (?:the |applicable |any |a )?(?:\w+ )?(?:laws?|legal|regulations?|requests?)|"
+                           r"\bbinding (?:request|order)|\bgood[- ]faith belief\b|\bif we believe\b|"
+                           r"\bwhere (?:required|permitted) by law\b"),
+          conditional_opening="Only when the law requires it",
           # keeping data because the law requires it, not handing it over ("We may also retain personal information if
           # required by law")
           aside=_words(r"\b(?:retain|retained|keep|kept|store|stored|preserve)\b(?:(?!\b(?:disclos\w*|share|provide|give)\b)"
@@ -508,12 +516,19 @@ ASKS_AGE = re.compile(r"\b(?:minimum age|age (?:limits?|requirements?|restrictio
 WHERE_INSTEAD = {"retention": "international_transfer"}
 
 
+# A leading condition without its comma, then the main clause's auxiliary: the main clause starts there.
+_UNMARKED_CONDITION = re.compile(r"^(?:if|when|whenever|once|after|before)\b(?:\s+(?!(?:what|which|who|whom|how|where|why)"
+                                 r"\b)[\w'’-]+){2,8}?\s+((?:do|does|did|will|"
+                                 r"would|can|could|is|are|should|may|might)\s.*)$", re.IGNORECASE)
+
+
 def question_type(question: str) -> str:
     """yes_no, how_long, how_to, what, who, where or other, from the opening words of the question's main clause
     (after a leading condition: "If I close my account, do they delete my data?" is yes/no)."""
     text = _LEADING_CONDITION.sub("", question.strip().lower(), count=1)
-    if _YES_NO_START.match(text):  # "Do they say how long they keep it?" is still yes/no
-        return YES_NO
+    unmarked = _UNMARKED_CONDITION.match(text)  # "if i delete my account do my posts get deleted too?" (no comma)
+    if _YES_NO_START.match(text) or (unmarked and _YES_NO_START.match(unmarked.group(1))):
+        return YES_NO  # "Do they say how long they keep it?" is still yes/no
     if re.search(r"\bhow long\b", text):
         return "how_long"
     if re.match(r"^(?:how (?:do|can|could|would|should) (?:i|we|you)|how to)\b", text):

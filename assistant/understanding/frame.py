@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.understanding.concepts import DATA, PLACE, PURPOSE, RECIPIENT, TOPIC, Vocabulary, vocabulary
+from assistant.understanding.facets import BY_NAME
 
 # The action a question asks about, from its verb: the first of these found, in this order (a question that says
 # "sell or share" asks about selling first; "collect and use" about collecting).
@@ -40,6 +41,7 @@ _PURPOSE_CUE = re.compile(r"\b(?:for|purposes? of|in order to|(?:used?|using|use
 # A name in a question (a company, a country, a programme: "SNAP", "Swiss", "United States") that no concept
 # covers must be named by the statement too. Capitalised words after the first, and acronyms.
 _NAME = re.compile(r"(?<!^)(?<![.?!]\s)\b(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*|[A-Z]{2,}\b)")
+_OR_OTHER = re.compile(r"\b(?:or|and|&) (?:any |some )?(?:other|similar)\b", re.IGNORECASE)
 _NOT_NAMES = frozenset({"I", "I'm", "I've", "OK", "AI", "ID", "IDs", "IP", "GPS", "DM", "DMs", "FAQ", "PDF", "TV",
                         "URL", "App", "Internet", "Do", "Does", "Can", "Will", "Is", "Are", "If", "What", "How",
                         "Who", "Where", "When", "Why", "Which"})
@@ -70,9 +72,11 @@ def frame_of(question: str, words: Vocabulary | None = None, policy: str = "") -
     objects = tuple(o for o in words.named_in(question, OBJECT_KINDS) if not words.concepts[o].generic and (
         words.concepts[o].kind != PURPOSE or any(_PURPOSE_CUE.search(question[:at])
                                                  for at in words.concepts[o].places(question))))
-    names = tuple(dict.fromkeys(n for n in (m.group() for m in _NAME.finditer(question))
-                                if n not in _NOT_NAMES and not _is_policy(n, policy)
-                                and not words.named_in(n, OBJECT_KINDS) and not words.actions_in(n)))
+    # "… with Bending Spoons or other affiliated companies": the names are examples of the kind asked, not conditions
+    names = () if _OR_OTHER.search(question) else tuple(dict.fromkeys(
+        n for n in (m.group() for m in _NAME.finditer(question))
+        if n not in _NOT_NAMES and not _is_policy(n, policy) and not words.named_in(n, OBJECT_KINDS)
+        and not words.actions_in(n)))
     # a question naming who gets the data asks whether it is shared with them, whatever its verb ("Can employees
     # read my messages?", "Do insurers get my driving data?")
     if action in (None, "collect", "use") and any(words.concepts[o].kind == RECIPIENT for o in objects):
@@ -89,12 +93,16 @@ OWN_NAME_SHARE = 0.02  # a name in this share of a policy's sentences (or more) 
 
 def under_facet(frame: Frame, facet: str | None, words: Vocabulary | None = None) -> Frame:
     """The frame asked under one of the assistant's facets: without the concepts that facet's word rules already
-    decide (`facets` in `lang/concepts.toml`: the police under law_enforcement, cookies under cookies_tracking)."""
-    if facet is None or not frame.objects:
+    decide (`facets` in `lang/concepts.toml`: the police under law_enforcement, cookies under cookies_tracking), and
+    without the names that are the facet's own question words."""
+    if facet is None or not frame.specific:
         return frame
     words = words or vocabulary()
     objects = tuple(o for o in frame.objects if facet not in words.concepts[o].facets)
-    return frame if objects == frame.objects else Frame(frame.action, objects, frame.names)
+    # a name that is one of the facet's own question words ("DPO" for the privacy contact, "COPPA" for children)
+    asked = BY_NAME.get(facet)
+    names = tuple(n for n in frame.names if asked is None or not asked.question.search(n))
+    return frame if (objects, names) == (frame.objects, frame.names) else Frame(frame.action, objects, names)
 
 
 def in_policy(frame: Frame, policy: str, sentences: list[str]) -> Frame:
@@ -126,7 +134,7 @@ def states_objects(frame: Frame, text: str, section: str = "", words: Vocabulary
         by_kind.setdefault(words.concepts[name].kind, []).append(name)
     return all(any(words.states(text, n) or (section and words.states(section, n)) for n in names)
                for names in by_kind.values()) and all(
-        re.search(rf"(?<!\w){re.escape(name)}(?!\w)", context, re.IGNORECASE) for name in frame.names)
+        re.search(rf"(?<!\w){re.escape(name)}s?(?!\w)", context, re.IGNORECASE) for name in frame.names)
 
 
 def speaks_of_action(frame: Frame, text: str, section: str = "", words: Vocabulary | None = None,

@@ -73,8 +73,11 @@ class QuestionUnderstanding:
             facet_name = WHERE_INSTEAD.get(facet_name, facet_name)
         analysis = self.classifier.analyse(embedding)
         frame = under_facet(frame_of(text), facet_name)
+        # a question naming a kind of data, a recipient, a purpose or a topic policies state ("Will you tell me of a
+        # data breach?") is one for the policy, whatever the classifier's "beyond the policy" says
+        names_practice = bool(frame.objects) and analysis.label == BEYOND_POLICY
         if analysis.label != ANSWERABLE and not (facet_name in POLICY_FACETS and analysis.label == BEYOND_POLICY) and not (
-                facet_name in RULE_ANSWERABLE and rule_name == facet_name):
+                facet_name in RULE_ANSWERABLE and rule_name == facet_name) and not names_practice:
             return UnderstoodQuestion(text, analysis.label, analysis.label_probability, question_type=kind,
                                       facet=facet_name, frame=frame)
         focus = frozenset(c for c, p in analysis.categories.items() if p >= self.category_confidence)

@@ -140,6 +140,13 @@ _WITHOUT_CONSENT = re.compile(
 _YOUR_CHOICE = re.compile(
     r"\bif you (?:choose to |decide to |elect to )?(?:allow|enable|consent|agree|opt[- ]in|turn on|permit)\b|"
     r"\bwith your (?:\w+ )?(?:consent|permission)\b|\bonly (?:if|when) you\b", re.IGNORECASE)
+# What you may choose to give or turn on ("Users may choose to send us audio", "You may set your device permissions to
+# grant … access", "if you've chosen to use a voice feature", "only if you select the option to share it").
+_YOU_MAY_CHOOSE = re.compile(
+    r"\b(?:you|users|members|customers) (?:may|can|could) (?:choose|elect|opt|decide) to\b|"
+    r"\bif you(?:'ve| have)? (?:choose|chosen|chose|decide|decided|elect|elected|select|selected) to\b|"
+    r"\b(?:grant|give) (?:\w+ ){0,2}(?:access|permission)\b|\bdevice permissions?\b|\bonly if you (?:select|choose|"
+    r"enable|opt)\b|\bif you (?:connect|link|sync|integrate)\b", re.IGNORECASE)
 # Main clauses a sentence joins: by a semicolon, a dash, or ", and we / it / they …".
 _JOINED_CLAUSES = re.compile(r"\s*(?:;|\s[—–]\s|,\s+and\s+(?=(?:we|it|they|our)\b))\s*", re.IGNORECASE)
 # clauses a sentence joins with a semicolon, a dash or "but" ("does not reveal your identity … but may include …
@@ -213,7 +220,10 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
     if facet is not None and facet.denial is not None and facet.denial.search(text):
         return NO
     if not denied(sentence.facts, text):
-        return YES
+        # done only on your choice ("If you choose to allow …, we may collect", "Users may choose to send us audio",
+        # "only with your permission"): only if — not for the rights you exercise ("you can choose to delete")
+        chosen = _YOUR_CHOICE.search(text) or _YOU_MAY_CHOOSE.search(text)
+        return CONDITIONAL if chosen and not (facet is not None and facet.about_you) else YES
     # the condition must qualify the facet's own clause: "We'll never sell your personal information …, and we
     # won't use your name … without your permission either" is a plain no to selling
     own = " ".join(clause for clause in _JOINED_CLAUSES.split(text)

@@ -77,8 +77,9 @@ def test_ingest_stores_the_profile_and_label_compare_read_it_unchanged(examples_
     for part in amazon["collection_location"].value.split(", "):
         assert part in amazon["collection_location"].quote
     assert "your location" in amazon["collection_location"].value
-    assert amazon["security"].described.startswith("Security Measure: ")
-    assert amazon["access_correction"].described.startswith("Access Type: ")
+    # in plain words, not OPP-115's attribute names
+    assert amazon["security"].described.startswith("How it is protected: ")
+    assert amazon["access_correction"].described.startswith("What you can do: ")
     assert amazon["sale"].value is None or all(p in amazon["sale"].quote for p in amazon["sale"].value.split(", "))
     assert amazon["contact_dpo"].value == "safeharbor@amazon.com"
     # amazon says under-18s may use the site with a parent, not whether it collects children's data
