@@ -142,11 +142,18 @@ _YOUR_CHOICE = re.compile(
     r"\bwith your (?:\w+ )?(?:consent|permission)\b|\bonly (?:if|when) you\b", re.IGNORECASE)
 # What you may choose to give or turn on ("Users may choose to send us audio", "You may set your device permissions to
 # grant … access", "if you've chosen to use a voice feature", "only if you select the option to share it").
+# Not a choice of something else that brings the practice along ("if you choose to purchase …", "if you connect a
+# third-party application"): those are cases of it, and the practice stands.
+_PROVIDE = r"(?:send|share|provide|give|upload|submit|record|allow|enable|turn on|use (?:a |the |our )?(?:voice|\w+ feature))"
 _YOU_MAY_CHOOSE = re.compile(
-    r"\b(?:you|users|members|customers) (?:may|can|could) (?:choose|elect|opt|decide) to\b|"
-    r"\bif you(?:'ve| have)? (?:choose|chosen|chose|decide|decided|elect|elected|select|selected) to\b|"
+    rf"\b(?:you|users|members|customers) (?:may|can|could) (?:choose|elect|opt|decide) to {_PROVIDE}\b|"
+    rf"\bif you(?:'ve| have)? (?:choose|chosen|chose|decide|decided|elect|elected|select|selected) to {_PROVIDE}\b|"
     r"\b(?:grant|give) (?:\w+ ){0,2}(?:access|permission)\b|\bdevice permissions?\b|\bonly if you (?:select|choose|"
-    r"enable|opt)\b|\bif you (?:connect|link|sync|integrate)\b", re.IGNORECASE)
+    r"enable|opt)\b", re.IGNORECASE)
+# consent the law may require ("with your consent when required", "where required by law"): no condition the policy
+# sets on the practice
+_CONSENT_WHERE_REQUIRED = re.compile(r"\bconsent,? (?:when|where|if|as) (?:legally )?(?:required|necessary|applicable)\b",
+                                     re.IGNORECASE)
 # Main clauses a sentence joins: by a semicolon, a dash, or ", and we / it / they …".
 _JOINED_CLAUSES = re.compile(r"\s*(?:;|\s[—–]\s|,\s+and\s+(?=(?:we|it|they|our)\b))\s*", re.IGNORECASE)
 # clauses a sentence joins with a semicolon, a dash or "but" ("does not reveal your identity … but may include …
@@ -188,12 +195,16 @@ def scope_rules() -> tuple[ScopeRule, ...]:
 
 def scope_of(text: str) -> str | None:
     """Whom a statement applies to when it names some only ("California residents", "student personal data",
-    "enterprise customers"), in its own words; None for a statement about everyone."""
+    "enterprise customers"), in its own words; None for a statement about everyone — also when the group is one of
+    several it names ("Student Data or Customer Personal Data")."""
     for rule in scope_rules():
-        found = rule.pattern.search(text)
-        if found:
-            return found.group().strip()
+        for found in rule.pattern.finditer(text):
+            if not _COORDINATED.match(text, found.end()):
+                return found.group().strip()
     return None
+
+
+_COORDINATED = re.compile(r",?\s+(?:or|and|as well as)\s+(?!you\b|we\b|they\b)", re.IGNORECASE)
 
 
 def on_consent(text: str) -> bool:
@@ -222,7 +233,7 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
     if not denied(sentence.facts, text):
         # done only on your choice ("If you choose to allow …, we may collect", "Users may choose to send us audio",
         # "only with your permission"): only if — not for the rights you exercise ("you can choose to delete")
-        chosen = _YOUR_CHOICE.search(text) or _YOU_MAY_CHOOSE.search(text)
+        chosen = (_YOUR_CHOICE.search(text) or _YOU_MAY_CHOOSE.search(text)) and not _CONSENT_WHERE_REQUIRED.search(text)
         return CONDITIONAL if chosen and not (facet is not None and facet.about_you) else YES
     # the condition must qualify the facet's own clause: "We'll never sell your personal information …, and we
     # won't use your name … without your permission either" is a plain no to selling
