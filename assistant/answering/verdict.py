@@ -186,7 +186,9 @@ def _facet_phrase(facet: Facet | None, verdict: str) -> str:
 GENERAL_RETENTION = re.compile(
     r"\b(?:(?:for )?as long as (?:(?:is |it is |reasonably |strictly )?(?:necessary|needed|required)|your account|"
     r"you (?:use|keep|have|maintain|remain)|we (?:need|have a legitimate)|(?:it is )?(?:relevant|useful))|"
-    r"no longer than (?:is )?(?:necessary|needed|required)|while your account|until (?:you (?:delete|close)|"
+    r"no longer than (?:is )?(?:necessary|needed|required)|no longer (?:necessary|needed|required) for|"
+    r"(?:length|period) of time (?:that is |which is )?(?:reasonably |strictly )?(?:necessary|needed|required)|"
+    r"while your account|until (?:you (?:delete|close)|"
     r"your account is (?:deleted|closed)|it is no longer (?:necessary|needed))|for the (?:duration|period|time) "
     r"(?:of your|necessary|needed|required|that))", re.IGNORECASE)
 RETENTION_DEPTH = 15  # candidates read for the general rule and the periods

@@ -9,14 +9,15 @@ def test_what_they_collect_is_answered_with_the_kinds_of_data_named_in_the_polic
     import re
 
     answer = amazon.ask("What information do they collect about me?", policy="amazon")
-    assert answer.verdict is None and answer.headline.startswith("The amazon policy says it collects ")
-    listed = answer.headline.removeprefix("The amazon policy says it collects ").replace("”) and ", "”), ")
-    named = dict(re.findall(r"(?:^|, )([a-z][a-z ]+?) \(“(.+?)”\)", listed))
-    assert {"contact details", "location", "device data"} <= set(named), answer.headline
-    texts = [s.text for s in amazon.answer_pipeline.search.sentences(amazon.version("amazon"))]
-    assert all(any(example in text for text in texts) for example in named.values())  # verbatim
-    cited = [int(n) for n in re.findall(r"\d+", answer.headline.rsplit("(sentence", 1)[1])]
-    assert answer.evidence[0].sentence_id in cited
+    assert answer.verdict is None and answer.headline.startswith("The amazon policy names these kinds of data: ")
+    named = re.findall(r"([a-z][\w ,'-]+?) \(“(.+?)”, sentence (\d+)\)", answer.headline)
+    assert {"your location", "your e-mail address", "cookies and similar trackers"} <= {n for n, _, _ in named}, \
+        answer.headline
+    sentences = {s.ordinal: s.text for s in amazon.answer_pipeline.search.sentences(amazon.version("amazon"))}
+    assert all(example in sentences[int(n)] for _, example, n in named)  # verbatim, in the sentence cited
+    assert answer.evidence[0].sentence_id in {int(n) for _, _, n in named}
+    quoted = [e.sentence_id for e in answer.evidence]
+    assert len(quoted) == len(set(quoted))  # no sentence quoted twice
 
 
 def test_a_sentence_that_denies_collecting_names_no_kind_of_data_collected():

@@ -63,8 +63,8 @@ def test_ingest_stores_the_profile_and_label_compare_read_it_unchanged(examples_
             assert facet.quote is None or texts[facet.sentence_id] == facet.quote
             assert facet.verdict == "not_stated" or facet.sentence_id in {s.ordinal for s in facet.sentences}
             assert facet.described is None or facet.described.split(": ")[0] in (
-                "Retention Period", "Choice Type", "Access Type", "Security Measure", "Third Party Entity", "Purpose",
-                "Audience Type")
+                "How long", "Your choice", "What you can do", "How it is protected", "Who receives it", "Why",
+                "For whom")  # plain words, not OPP-115's attribute names
             for sentence in facet.sentences:  # stances and values come from the sentence itself
                 assert sentence.stance in ("yes", "no", "conditional")
                 assert sentence.value is None or sentence.value in texts[sentence.ordinal] or facet.facet in (
