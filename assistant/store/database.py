@@ -39,6 +39,7 @@ from assistant.store.cross_index import CrossIndex, versions_key
 from assistant.store.failures import DATABASE_FILE, reported
 from assistant.store.index import SentenceIndex, rows_in_header, temporary_path, write_atomically
 
+MAX_SQLITE_INTEGER = 2**63 - 1  # SQLite stores integers in 64 bits; a larger one cannot be bound
 # Computes a version's privacy profile from the version as stored (see `add_version`).
 ProfileMaker = Callable[[PolicyVersion], PolicyProfile]
 
@@ -330,6 +331,8 @@ class Store:
         query = f"SELECT {_VERSION_COLUMNS} FROM versions v JOIN policies p ON p.id = v.policy_id WHERE p.name = ?"
         if version is None:
             row = self.db.execute(query + " ORDER BY v.version DESC LIMIT 1", (name,)).fetchone()
+        elif not 1 <= version <= MAX_SQLITE_INTEGER:  # no stored version is out of SQLite's range (nor below 1)
+            row = None
         else:
             row = self.db.execute(query + " AND v.version = ?", (name, version)).fetchone()
         if row is None:

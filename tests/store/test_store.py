@@ -44,6 +44,9 @@ def test_unknown_policy_and_version(tmp_path):
     store.add_version("acme", "/a", "s", make_policy(["A."]), random_index(1), "e")
     with pytest.raises(UnknownPolicyError, match="has no version 7"):
         store.get_version("acme", 7)
+    for beyond in (2**63, -(2**63) - 1, 0, -1):  # beyond SQLite's 64-bit integers (issue 42): the same one line
+        with pytest.raises(UnknownPolicyError, match=f"has no version {beyond}"):
+            store.get_version("acme", beyond)
     with pytest.raises(UnknownPolicyError, match="Stored policies: acme"):
         store.remove("other")
 
