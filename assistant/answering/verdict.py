@@ -117,8 +117,8 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
             support, sentence = general, ranking.ranked[general].sentence
             cited = f"(sentence {sentence.ordinal})"
             verdict, scope = stance(sentence, BY_NAME.get(facet)), None
-    says_frame = _says_frame(frame) and (facet is None or any(vocabulary().concepts[o].kind == DATA
-                                                              for o in frame.objects))
+    # the frame's words where it names what the facet's own words do not (its objects are those the facet leaves)
+    says_frame = _says_frame(frame)
     if scope:
         does = _frame_phrase(frame, verdict == YES) if says_frame else _facet_phrase(BY_NAME.get(facet), verdict)
         subject = "" if not says_frame and facet is not None and BY_NAME[facet].about_you else "it "

@@ -149,7 +149,9 @@ _YOU_MAY_CHOOSE = re.compile(
     rf"\b(?:you|users|members|customers) (?:may|can|could) (?:choose|elect|opt|decide) to {_PROVIDE}\b|"
     rf"\bif you(?:'ve| have)? (?:choose|chosen|chose|decide|decided|elect|elected|select|selected) to {_PROVIDE}\b|"
     r"\b(?:grant|give) (?:\w+ ){0,2}(?:access|permission)\b|\bdevice permissions?\b|\bonly if you (?:select|choose|"
-    r"enable|opt)\b", re.IGNORECASE)
+    r"enable|opt)\b|\byou (?:elect|choose|opt|decide) to (?:enable|turn on|allow|activate)\b|"
+    r"\b(?:provide|give|grant) (?:the |your )?(?:requisite |required |necessary |explicit |express |prior )?consent\b",
+    re.IGNORECASE)
 # consent the law may require ("with your consent when required", "where required by law"): no condition the policy
 # sets on the practice
 _CONSENT_WHERE_REQUIRED = re.compile(r"\bconsent,? (?:when|where|if|as) (?:legally )?(?:required|necessary|applicable)\b",

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.foundation.types import Facts, Slot
+from assistant.foundation.types import Facts, Sentence, Slot
 from assistant.understanding.facets import BY_NAME
 from assistant.understanding.stance import denies, negations_read_otherwise
-from assistant.understanding.statements import denied, informative, statement, states_practice
+from assistant.understanding.statements import denied, informative, stance, statement, states_practice
 from tests.support.facts import KEEP, OTHER, SELL, SHARE, TRACK, facts_of, slot
 
 # Negations that deny nothing: the facts stay positive.
@@ -131,3 +131,16 @@ def test_a_tagged_negation_the_rules_read_as_a_limit_or_the_users_is_no_denial()
     missed = "Your data is never part of what partners get."  # a negation the word rules do not read: the slot counts
     assert not denies(missed) and denied(Facts("data-sharing-disclosure", (slot(missed, "polarity.negation", "never"),)),
                                          missed)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # done only on your choice or consent: only if
+    ("If your administrator and you elect to enable smart name tags, we may analyze your facial geometry.", "conditional"),
+    ("We may collect your voice data if you provide the requisite consent.", "conditional"),
+    ("If you give us permission, we can collect your geolocation from your device.", "conditional"),
+    # a case of the practice, or consent the law may require: no condition on it
+    ("If you choose to purchase products, we may forward your information to payment processors.", "yes"),
+    ("We may share your data with partners where allowed, and with your consent when required.", "yes"),
+])
+def test_a_practice_done_only_on_your_choice_is_only_if(text: str, expected: str) -> None:
+    assert stance(Sentence(1, text, 0, len(text), ""), None) == expected
