@@ -60,11 +60,14 @@ def find_listing(ranking: EvidenceRanking, words: Vocabulary | None = None) -> L
             continue
         names = {DATA: found.data, RECIPIENT: found.recipients, PURPOSE: found.purposes}[kind]
         new = [n for n in names if n not in items and not words.concepts[n].generic]
+        if not new:
+            continue
+        if len(quoted) == MAX_QUOTES:  # every item named is in a quoted sentence
+            break
+        quoted.append(position)
         for name in new:
             match = words.concepts[name].matches(scored.sentence.text)
             items[name] = (match[0].group() if match else words.concepts[name].label, scored.sentence.ordinal)
-        if new and len(quoted) < MAX_QUOTES:
-            quoted.append(position)
     if not items:
         return None
     listed = "; ".join(f"{words.concepts[name].label} (“{said}”, sentence {ordinal})"

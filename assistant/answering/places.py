@@ -27,6 +27,8 @@ def find_places(ranking: EvidenceRanking, words: Vocabulary | None = None) -> Pl
     safeguards: dict[str, int] = {}
     quoted: list[int] = []
     for position, scored in enumerate(ranking.ranked):
+        if len(quoted) == MAX_SENTENCES:  # every place named is in a quoted sentence
+            break
         sentence = scored.sentence
         # a place counts where the sentence speaks of storing or sending data there (not a company's address)
         moving = position < DEPTH or bool(words.actions_in(sentence.text) & {"transfer", "keep"})

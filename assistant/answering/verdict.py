@@ -346,7 +346,7 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
 
 def _headline(verdict: str, policy: str, facet: Facet | None, cited: str, quote: str = "") -> str:
     if verdict == CONDITIONAL and facet is not None and facet.conditional_opening and facet.condition.search(quote):
-        return f"{facet.conditional_opening} — {policy} says it {facet.does} only as quoted below {cited}."
+        return f"{facet.conditional_opening} — {policy} says it {facet.does} as quoted below {cited}."
     if verdict == CONDITIONAL:
         consent = on_consent(quote)
         condition = "only with your consent" if consent else "only under the conditions quoted below"

@@ -225,7 +225,7 @@ FACETS = (
                            r"\bcomply with (?:the |applicable |any |a )?(?:\w+ )?(?:laws?|legal|regulations?|requests?)|"
                            r"\bbinding (?:request|order)|\bgood[- ]faith belief\b|\bif we believe\b|"
                            r"\bwhere (?:required|permitted) by law\b"),
-          conditional_opening="Only when the law requires it",
+          conditional_opening="When the law requires it",
           # keeping data because the law requires it, not handing it over ("We may also retain personal information if
           # required by law")
           aside=_words(r"\b(?:retain|retained|keep|kept|store|stored|preserve)\b(?:(?!\b(?:disclos\w*|share|provide|give)\b)"
