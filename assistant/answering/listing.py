@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from assistant.answering.ranking import EvidenceRanking
 from assistant.understanding.concepts import DATA, PURPOSE, RECIPIENT, Vocabulary, vocabulary
+from assistant.understanding.facets import ASKS_CONTROLLER
 from assistant.understanding.graph import DOES_NOT, statement
 
 DEPTH = 15  # the best-ranked candidates read
@@ -20,10 +21,6 @@ MAX_QUOTES = 4  # sentences quoted at most
 _ASKS_RECIPIENTS = re.compile(r"\b(?:who|whom)\b|\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?|categor(?:y|ies))\s+of\s+)?"
                               r"(?:other\s+)?(?:companies|third[- ]part(?:y|ies)|(?:third[- ]party\s+)?(?:service\s+)?"
                               r"providers|partners|organi[sz]ations|parties|vendors|businesses|recipients|advertisers)\b",
-                              re.IGNORECASE)
-# Who runs the service or answers for the data ("Who is the data controller?", "Which Netflix company is responsible for
-# my data?"): a company, not a list of recipients — answered by the sentence that names it.
-_ASKS_CONTROLLER = re.compile(r"\b(?:controller|responsible for|in charge of|owns|own|operates|runs|behind)\b",
                               re.IGNORECASE)
 _ASKS_PURPOSES = re.compile(r"\b(?:why|what (?:for|purposes?)|for what|purposes?|how (?:do|does|will) (?:you|they|it|"
                             r"\w+) use)\b|\bfor\W*$", re.IGNORECASE)
@@ -47,7 +44,7 @@ def find_listing(ranking: EvidenceRanking, words: Vocabulary | None = None) -> L
     """The list for a what / who question from its best candidates' statements (not their denials), or None when
     they name nothing of the asked kind."""
     words = words or vocabulary()
-    if _ASKS_CONTROLLER.search(ranking.question):
+    if ASKS_CONTROLLER.search(ranking.question):
         return None
     kind = asked_kind(ranking.question)
     action = ranking.frame.action

@@ -17,10 +17,10 @@ from assistant.foundation.reasons import POLICY_SILENT
 from assistant.foundation.types import PolicyVersion, Sentence
 from assistant.understanding.channels import channels_in
 from assistant.understanding.concepts import PLACE, SAFEGUARD, vocabulary
-from assistant.understanding.facets import BY_NAME, Facet
+from assistant.understanding.facets import ASKS_CONTROLLER, BY_NAME, Facet
 from assistant.understanding.frame import ASKS_NOTHING, Frame, in_policy, states_objects
 from assistant.understanding.question import UnderstoodQuestion
-from assistant.understanding.statements import denied
+from assistant.understanding.statements import NAMES_CONTROLLER, denied
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,9 @@ def rank_evidence(question: UnderstoodQuestion, version: PolicyVersion, sentence
     positions += frame_candidates(frame, sentences, scores, set(positions))
     if question.question_type == "how_to" or question.facet == CONTACT:  # the ways, wherever the retriever ranks them
         positions += way_candidates(sentences, relevance, scores, set(positions))
+    if question.question_type in ("who", "what") and ASKS_CONTROLLER.search(question.text):  # who runs it
+        positions += [i for i in sorted(range(len(sentences)), key=lambda i: -scores[i])
+                      if i not in set(positions) and NAMES_CONTROLLER.search(sentences[i].text)]
     if question.question_type == "where":  # the places and safeguards named, wherever the retriever ranks them
         positions += place_candidates(sentences, relevance, scores, set(positions))
     answer = np.zeros(len(sentences)) if answer_scores is None else answer_scores

@@ -21,11 +21,12 @@ from assistant.answering.selection import Selection
 from assistant.answering.ways import CONTACT, find_ways
 from assistant.foundation.reasons import POLICY_SILENT, explain_reason
 from assistant.understanding.concepts import DATA, PLACE, PURPOSE, RECIPIENT, vocabulary
-from assistant.understanding.facets import ASKS_AGE, BY_NAME, YES_NO, Facet
+from assistant.understanding.facets import ASKS_AGE, ASKS_CONTROLLER, BY_NAME, YES_NO, Facet
 from assistant.understanding.frame import Frame, grounded, speaks_of_action
 from assistant.understanding.statements import (
     AGE,
     CONDITIONAL,
+    NAMES_CONTROLLER,
     NO,
     PERIOD,
     SCOPED,
@@ -76,6 +77,13 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
         return Verdict(NOT_STATED, f"The {policy} policy does not say{whether}.{related}", None)
     sentence = ranking.ranked[support].sentence
     cited = f"(sentence {sentence.ordinal})"
+    if question_type in ("what", "who") and ASKS_CONTROLLER.search(ranking.question):  # who runs it: its sentence
+        named = next((i for i in range(len(ranking.ranked))
+                      if NAMES_CONTROLLER.search(ranking.ranked[i].sentence.text)), None)
+        if named is not None:
+            sentence = ranking.ranked[named].sentence
+            return Verdict(None, f"The {policy} policy says: “{said(sentence.text, None, NAMES_CONTROLLER)}” "
+                                 f"(sentence {sentence.ordinal}).", named)
     if question_type in ("what", "who") and facet != CONTACT:  # the kinds of data, recipients or purposes named
         listing = find_listing(ranking)
         if listing is not None:
@@ -225,15 +233,16 @@ def _how_long(ranking: EvidenceRanking, support: int) -> Verdict | None:
 SAID_CHARS = 240  # a longer sentence is said by its clause that speaks of the facet
 
 
-def said(text: str, facet: Facet | None) -> str:
+def said(text: str, facet: Facet | None, about: re.Pattern | None = None) -> str:
     """What a headline quotes of a sentence: all of it when short; else its clause (between semicolons or
-    colons) that speaks of the facet, or its first; a clause still too long ends at a word with "…". Never a
+    colons) that speaks of the facet (or matches `about`), or its first; a clause still too long ends at a word with "…". Never a
     phrase cut where the policy's sentence goes on without saying so."""
     text = text.strip()
     if len(text) <= SAID_CHARS:
         return text
     clauses = [c.strip() for c in re.split(r"(?<=[;:])\s+", text) if c.strip()]
-    clause = next((c for c in clauses if facet is not None and facet.sentence.search(c)), clauses[0])
+    clause = next((c for c in clauses if (about is not None and about.search(c))
+                   or (about is None and facet is not None and facet.sentence.search(c))), clauses[0])
     if len(clause) <= SAID_CHARS:
         return clause if clause == clauses[-1] else f"{clause.rstrip(';:,')} …"
     return clause[:SAID_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " …"

@@ -513,6 +513,11 @@ ASKS_AGE = re.compile(r"\b(?:minimum age|age (?:limits?|requirements?|restrictio
 
 
 # "Where is my data stored?" asks a place: the transfers facet answers it, not retention (how long).
+# Who runs the service or answers for the data ("Who is the data controller?", "Which Netflix company is responsible for
+# my data?"): a company, not a list of recipients — answered by the sentence that names it
+# (`understanding.statements.NAMES_CONTROLLER`).
+ASKS_CONTROLLER = re.compile(r"\b(?:controller|responsible for|in charge of|owns|own|operates|runs|behind)\b",
+                             re.IGNORECASE)
 WHERE_INSTEAD = {"retention": "international_transfer"}
 
 

@@ -271,6 +271,9 @@ _DEFINITION = re.compile(r"^\W*(?:[^:.]{1,60}:\s+)?(?:an?\s+|the\s+)?(?:[\"â€œâ€
 # An age ("under the age of 13", "at least 16 years old"): what a "how old" answer quotes.
 AGE = re.compile(r"\b(?:under|younger than|below|over|older than|at least)\s+(?:the\s+age\s+of\s+)?\d{1,2}\b"
                  r"(?:\s+years?(?:\s+of\s+age|\s+old)?)?|\b\d{1,2}\s+years?\s+(?:of\s+age|old)\b", re.IGNORECASE)
+# A sentence naming who runs the service or answers for the data (the answer to `facets.ASKS_CONTROLLER`).
+NAMES_CONTROLLER = re.compile(r"\b(?:data )?controllers?\b|\bresponsible for (?:the )?(?:processing|(?:your|the) "
+                              r"(?:personal )?(?:data|information))\b", re.IGNORECASE)
 # A period of time, or a rule for one: what a "how long" answer quotes.
 PERIOD = re.compile(
     r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty|ninety)\s+(?:\(\d+\)\s+)?"

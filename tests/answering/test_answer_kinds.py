@@ -19,6 +19,7 @@ When you enable Face Unlock, we store a scan of your face geometry on your devic
 
 We do not sell your personal information.
 We share purchase history with our delivery partners to fulfil orders.
+We share your data with service providers that host our servers.
 
 ## Your choices
 
@@ -41,6 +42,7 @@ We do not share student personal data with advertisers.
 
 ## Contact
 
+Acme Widgets Ltd. is the controller of your personal data.
 Our Data Protection Officer can be reached at dpo@acme.example.
 """
 
@@ -86,6 +88,13 @@ def test_how_long_gives_the_general_rule_first_then_the_periods(acme):
     kept = ask(acme, "How long do you keep my data?")
     assert "as long as your account is open" in kept.headline, kept.headline
     assert kept.headline.index("as long as") < kept.headline.index("90 days"), kept.headline
+
+
+def test_who_runs_it_is_the_sentence_naming_the_controller_not_a_list(acme):
+    who = ask(acme, "Who is responsible for my data?")
+    assert "Acme Widgets Ltd. is the controller" in who.headline, who.headline
+    shared = ask(acme, "Who do you share my data with?")
+    assert shared.headline.startswith("The acme policy names these recipients: service providers"), shared.headline
 
 
 def test_where_names_the_places_and_the_safeguards(acme):
