@@ -62,6 +62,9 @@ class Facet:
     refines: str | None = None
     # Words that make a supporting sentence a "no" or "only if" for this facet where the general denial rules do not
     # read one ("The service is not intended for children under 13", "only with the involvement of a parent").
+    # A sentence speaks of the facet only where its practice has your data as its object ("we do not sell it", not "a
+    # device you sell or return"): words that must follow or precede the facet's words closely.
+    data_object: Words | None = None
     denial: Words | None = None
     condition: Words | None = None
     conditional_opening: str = ""  # how a headline opens when `condition` matches ("Only with a parent or guardian")
@@ -77,7 +80,8 @@ class Facet:
     def addressed_by(self, sentence: str) -> bool:
         """Whether a policy sentence speaks of this facet."""
         return bool(self.sentence.search(sentence) and (self.also is None or self.also.search(sentence))
-                    and not (self.not_about and self.not_about.search(sentence)))
+                    and not (self.not_about and self.not_about.search(sentence))
+                    and (self.data_object is None or self.data_object.search(sentence)))
 
 
 class Words:
@@ -143,6 +147,12 @@ FACETS = (
     Facet("sale", _words(r"\b(?:sell|sells|sold|selling|sale)\b"),
           _words(r"\b(?:sell|sells|sold|selling|rent|rents|rented|renting|trade|trades|traded|trading)\b"),
           "sells your personal information", "does not sell your personal information", denials_first=True,
+          # what is sold is your data, within a dozen words after the sale word or six before it (every labelled statement
+          # of a sale in the answers sets so far: 40 of 40 that use a sale word)
+          data_object=_words(r"\b(?:sell|sells|selling|sold|rent|rents|renting|rented|trade|trades|sale|sales)\b"
+                             r"(?:\W+\w+){0,12}?\W+(?:information|info|data|details|it|them|this|that|such|personal|"
+                             r"identifiers?)\b|\b(?:information|info|data|details|it|them|personal)\b(?:\W+\w+){0,6}?\W+"
+                             r"(?:sold|sell|sells|selling|rent|rented|renting|traded|sale)\b"),
           # nor a sale that may come one day ("If in the future we do sell your personal information, we will notify you")
           # nor a promise the recipients make ("a company … which agrees not to sell or use personal information")
           aside=_words(_NOT_PERSONAL + r"|\bif (?:in the future |ever )?we (?:do |ever |were to |decide to |begin to )*sell\b|"
