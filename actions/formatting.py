@@ -92,13 +92,13 @@ def format_answer(answer: dict, topics: Sequence[str], style: Style) -> str:
     """The short answer, then the best evidence quoted with its citation (or why there is no answer)."""
     policy = style.text(answer["policy"])
     evidence = evidence_of(answer)
-    if not answer["answerable"]:
+    verdict = answer.get("verdict")
+    if not answer["answerable"] and verdict != "not_stated":
         return format_unanswerable(answer, topics, style)
     first = evidence[0] if evidence else None
     span = answer.get("span")
     short = span["text"] if span else answer.get("answer") or ""
-    verdict = answer.get("verdict")
-    if verdict == "not_stated":  # the engine's verdict: the policy does not address the question
+    if verdict == "not_stated":  # the engine's verdict: the policy does not address the question (not answerable)
         blocks = [f"I can't answer that from {policy}: it does not say."]
         if first is not None:
             blocks += ["The closest related passage (not an answer):", _quoted(style, first)]
@@ -307,7 +307,7 @@ def _card_headline(answer: dict, evidence: Sequence[Evidence]) -> str:
     """The card's first line: the engine's direct answer, else what the policy says or why it cannot answer."""
     policy = _PLAIN.text(answer["policy"])
     verdict = answer.get("verdict")
-    if not answer["answerable"]:
+    if not answer["answerable"] and verdict != "not_stated":
         return f"I can't answer that from {policy}. {explain_reason(answer.get('reason'))}"
     if verdict == "not_stated":
         return f"I can't answer that from {policy}: it does not say."
@@ -338,7 +338,8 @@ def answer_card(answer: dict, topics: Sequence[str], text: str, note: str = "") 
         "span": ({"sentence_id": span["sentence_id"], "start": span["start"], "end": span["end"]}
                  if span and evidence and _PLAIN.text(evidence[0].text) == evidence[0].text else None),
         "evidence": [_card_evidence(item) for item in evidence],
-        "topics": [_PLAIN.text(topic) for topic in topics[:MAX_TOPICS]] if not answer["answerable"] else [],
+        "topics": ([_PLAIN.text(topic) for topic in topics[:MAX_TOPICS]]
+                   if not answer["answerable"] and answer.get("verdict") != "not_stated" else []),
         "note": note,
         "text": text,
     }

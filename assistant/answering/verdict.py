@@ -69,7 +69,9 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
         return Verdict(None, explain_reason(ranking.reason), None)
     support = None if selection.silent or ranking.reason else _support(ranking, BY_NAME.get(facet))
     frame = ranking.frame
-    if yes_no and frame.specific and support is not None:  # only a statement naming what is asked answers it
+    # only a statement naming what is asked answers it — and one that does answers it even where the facet's words
+    # miss it ("Do they collect my email address?" read as a question about contacting them)
+    if yes_no and frame.specific and not selection.silent and ranking.reason is None:
         support = _grounded_support(ranking, support, BY_NAME.get(facet))
     if support is None:
         related = " The closest passages are shown as related, not as the answer." if ranking.ranked else ""
@@ -248,13 +250,14 @@ def said(text: str, facet: Facet | None, about: re.Pattern | None = None) -> str
     return clause[:SAID_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " …"
 
 
-def _grounded_support(ranking: EvidenceRanking, support: int, facet: Facet | None) -> int | None:
+def _grounded_support(ranking: EvidenceRanking, support: int | None, facet: Facet | None) -> int | None:
     """The supporting sentence for a question that names kinds of data, recipients or purposes: the chosen one
     if it names them all and speaks of the asked action (`understanding.frame.grounded`), else the best-ranked
     candidate that does; None when none does (the policy does not say). A denial must deny the asked action
     itself: "we do not sell biometric data" does not say whether they collect it."""
-    order = [support] + sorted((i for i in range(len(ranking.ranked)) if i != support),
-                               key=lambda i: -(ranking.ranked[i].selection_logit + ranking.ranked[i].answer_score))
+    order = ([] if support is None else [support]) + sorted(
+        (i for i in range(len(ranking.ranked)) if i != support),
+        key=lambda i: -(ranking.ranked[i].selection_logit + ranking.ranked[i].answer_score))
     for i in order:
         sentence = ranking.ranked[i].sentence
         if not grounded(ranking.frame, sentence.text, sentence.section):

@@ -327,7 +327,8 @@ FACETS = (
                               r"(?:secure|securely|safe|safely|protected|private|confidential)\b))\b"),
           _words(r"\b(?:retain\w*|retention|as long as (?:necessary|needed|required|reasonably|your|you|is|we)|"
                  r"(?:for|up to|within|after) (?:a period of )?(?:(?:approximately|about|around|up to|at least|at most|"
-                 r"no (?:more|longer) than|a (?:maximum|minimum) of) )?(?:\d+|one|two|three|six|twelve|thirty|ninety) (?:\(\d+\) )?"
+                 r"no (?:more|longer) than|a (?:maximum|minimum) of) )?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|"
+                 r"twelve|fifteen|eighteen|twenty|twenty-four|thirty|sixty|ninety) (?:\(\d+\) )?"
                  r"(?:days?|months?|years?)|indefinitely|(?:keeps?|kept|stores?|stored) (?:it|them|this|such|your|"
                  r"the|personal|information|data)\b[^.]*\b(?:for|until|as long))"),
           "keeps your data for a stated period", "does not limit how long it keeps your data",

@@ -1,6 +1,6 @@
-"""The held-out answers sets (sets/answers/heldoutN/): their pinned policy index, labels and questions agree, and
-the rebuild script writes the pinned policies byte for byte, in a form the assistant parses with the labelled
-sentence numbering.
+"""The answers sets with pinned policies — the held-out yes/no sets (sets/answers/heldoutN/) and the sets of every
+question type (blind1, blind2, freedev): their pinned policy index, labels and questions agree, and the rebuild script
+writes the pinned policies byte for byte, in a form the assistant parses with the labelled sentence numbering.
 
 The rebuild tests read local git copies of the source repositories, named by `ASSISTANT_MIRRORS`, and are skipped
 where it is unset."""
@@ -24,12 +24,15 @@ from assistant.foundation.sentences import build_policy
 from assistant.foundation.settings import DEFAULT_MAX_BYTES
 from assistant.ingest.parsing import load_document
 from assistant.understanding.facets import GLANCE_QUESTIONS
-from lab.label_set import read_labels
+from lab.label_set import BLIND_VERDICTS, read_labels, read_labels_jsonl
 from tests.support.paths import ROOT
 
 SCRIPT = ROOT / "scripts" / "heldout_policies.py"
 MIRRORS = Path(os.environ["ASSISTANT_MIRRORS"]) if os.environ.get("ASSISTANT_MIRRORS") else None
-SETS = [s.name for s in all_sets() if s.corpus is None]  # heldout1 … heldout12, in order
+PINNED = [s.name for s in all_sets() if s.corpus is None]  # every set of pinned policies
+SETS = [name for name in PINNED if name.startswith("heldout")]  # heldout1 … heldout12, in order: yes/no on the facets
+FREE = [name for name in PINNED if name not in SETS]  # blind1, blind2, freedev: questions of every type
+TYPES = ("yes_no", "how_to", "contact", "how_long", "what", "where", "who", "other")
 # Labelled with the parser of the time: two of desmos.md's sentence numbers have moved since (the text matches).
 NUMBERS_MOVED = {"heldout1"}
 
@@ -43,8 +46,43 @@ def _rows(name: str) -> list[dict]:
     return [json.loads(line) for line in find_set(name).answers.read_text(encoding="utf-8").splitlines()]
 
 
-def test_the_sets_are_the_dev_set_and_twelve_held_out_ones():
-    assert [s.name for s in all_sets()] == [DEV, *(f"heldout{n}" for n in range(1, 13))]
+def test_the_sets_are_the_dev_set_the_free_question_sets_and_twelve_held_out_ones():
+    assert [s.name for s in all_sets()] == [DEV, "blind1", "blind2", "freedev", *(f"heldout{n}" for n in range(1, 13))]
+
+
+@pytest.mark.parametrize("name", FREE)
+def test_a_free_question_set_is_labelled_as_its_rules_say(name):
+    index = _index(name)
+    files = [row["file"] for row in index]
+    assert len(files) == len(set(files)) >= 9
+    for row in index:
+        assert re.fullmatch(r"[0-9a-f]{40}", row["commit"]) and re.fullmatch(r"[0-9a-f]{64}", row["sha256"]), row
+    rows = _rows(name)
+    assert {r["policy_file"] for r in rows} == set(files)
+    for policy in files:  # at least 22 questions a policy, written down before the policy was read
+        asked = [r["question"] for r in rows if r["policy_file"] == policy]
+        assert len(asked) >= 22, policy
+        written = (find_set(name).folder / "questions" / policy.replace(".md", ".txt")).read_text(encoding="utf-8")
+        assert [line.split("\t", 1)[1] for line in written.splitlines() if line.strip()] == asked, policy
+    assert sum(r["beyond_facets"] for r in rows) >= 0.4 * len(rows)  # outside the sixteen facets
+    for r in rows:
+        assert r["type"] in TYPES and r["verdict"] in BLIND_VERDICTS, r
+        assert (r["verdict"] == "answered") == (r["type"] != "yes_no" and r["verdict"] != "not_stated"), r
+        assert len(r["evidence_text"]) == len(r["evidence"]), r
+        if r["ambiguous"]:
+            assert r["note"], r  # an ambiguous item says why
+    items = load_items(find_set(name).answers)  # what `eval answers` reads
+    assert len(items) == len(rows)
+    assert [{k: v for k, v in r.items() if k != "evidence_text"} for r in rows] == [
+        {k: v for k, v in label.items() if k != "_line"} for label in read_labels_jsonl(find_set(name).labels)]
+
+
+@pytest.mark.parametrize("name", FREE)
+def test_a_free_question_set_shares_no_policy_or_service_with_any_other_set(name):
+    mine = _index(name)
+    others = [row for other in PINNED if other != name for row in _index(other)]
+    assert not {(r["repository"], r["path"]) for r in mine} & {(r["repository"], r["path"]) for r in others}
+    assert not {r["organisation"] for r in mine} & {r["organisation"] for r in others}
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -103,7 +141,7 @@ def _copy_index(name: str, tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("name", SETS)
+@pytest.mark.parametrize("name", PINNED)
 def test_rebuild_writes_the_pinned_policies_that_parse_as_labelled(name, tmp_path):
     if not _mirrored(name):
         pytest.skip(f"no git copies of the {name} repositories (ASSISTANT_MIRRORS: {MIRRORS})")
@@ -120,9 +158,11 @@ def test_rebuild_writes_the_pinned_policies_that_parse_as_labelled(name, tmp_pat
         assert len(sentences) > 50
         texts = {sentence.text for sentence in sentences}
         for r in (r for r in rows if r["policy_file"] == row["file"]):
-            assert set(r["evidence_text"]) <= texts, (row["file"], r["facet"])  # what the harness matches quotes to
+            item = (row["file"], r.get("facet") or r["question"])
+            assert set(r["evidence_text"]) <= texts, item  # what the harness matches quotes to
             if name not in NUMBERS_MOVED:  # labelled with today's parser: the numbers still point at the labelled text
-                assert [sentences[n - 1].text for n in r["evidence"]] == r["evidence_text"], (row["file"], r["facet"])
+                assert [sentences[n - 1].text for n in r["evidence"]] == r["evidence_text"], item
+            assert all(any(c in text for text in texts) for c in r.get("content", ())), item  # verbatim content
 
 
 def test_rebuild_reports_an_unreadable_source_in_one_line(tmp_path):
