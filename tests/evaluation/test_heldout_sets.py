@@ -42,6 +42,18 @@ def _index(name: str) -> list[dict[str, str]]:
         return list(csv.DictReader(handle, delimiter="\t"))
 
 
+def _pinned_files(name: str, at_least: int) -> tuple[list[dict[str, str]], list[str]]:
+    """The set's index and its file names, checked: distinct, at least `at_least`, each pinned to a commit of an
+    owner/name repository."""
+    index = _index(name)
+    files = [row["file"] for row in index]
+    assert len(files) == len(set(files)) >= at_least
+    for row in index:
+        assert re.fullmatch(r"[0-9a-f]{40}", row["commit"]), row
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+", row["repository"]), row
+    return index, files
+
+
 def _rows(name: str) -> list[dict]:
     return [json.loads(line) for line in find_set(name).answers.read_text(encoding="utf-8").splitlines()]
 
@@ -52,11 +64,9 @@ def test_the_sets_are_the_dev_set_the_free_question_sets_and_twelve_held_out_one
 
 @pytest.mark.parametrize("name", FREE)
 def test_a_free_question_set_is_labelled_as_its_rules_say(name):
-    index = _index(name)
-    files = [row["file"] for row in index]
-    assert len(files) == len(set(files)) >= 9
+    index, files = _pinned_files(name, at_least=9)
     for row in index:
-        assert re.fullmatch(r"[0-9a-f]{40}", row["commit"]) and re.fullmatch(r"[0-9a-f]{64}", row["sha256"]), row
+        assert re.fullmatch(r"[0-9a-f]{64}", row["sha256"]), row
     rows = _rows(name)
     assert {r["policy_file"] for r in rows} == set(files)
     for policy in files:  # at least 22 questions a policy, written down before the policy was read
@@ -87,12 +97,7 @@ def test_a_free_question_set_shares_no_policy_or_service_with_any_other_set(name
 
 @pytest.mark.parametrize("name", SETS)
 def test_index_and_questions_agree(name):
-    index = _index(name)
-    files = [row["file"] for row in index]
-    assert len(files) == len(set(files)) >= 5
-    for row in index:
-        assert re.fullmatch(r"[0-9a-f]{40}", row["commit"]), row
-        assert re.fullmatch(r"[\w.-]+/[\w.-]+", row["repository"]), row
+    _, files = _pinned_files(name, at_least=5)
     rows = _rows(name)
     assert {r["policy_file"] for r in rows} == set(files)
     facet_names = set(GLANCE_QUESTIONS)  # one question per facet of the label
