@@ -35,6 +35,7 @@ from assistant.foundation.types import (
     Provenance,
     Sentence,
 )
+from assistant.store.commits import COMMITS
 from assistant.store.cross_index import CrossIndex, versions_key
 from assistant.store.failures import DATABASE_FILE, reported
 from assistant.store.index import SentenceIndex, rows_in_header, temporary_path, write_atomically
@@ -213,15 +214,24 @@ class Store:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, done: Callable[[], str] | None = None) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE … COMMIT, rolled back on any exception before the commit. `done` says in words
+        what the write did; it is recorded in `COMMITS` once SQLite has committed, also when an interruption
+        arrives as COMMIT returns (SQLite, not where the exception landed, says whether it committed)."""
         self.db.execute("BEGIN IMMEDIATE")
+        committing = False
         try:
             yield self.db
+            committing = True
+            self.db.execute("COMMIT")
         except BaseException:
             if self.db.in_transaction:  # SQLite may already have rolled back (e.g. on a full disk)
                 self.db.execute("ROLLBACK")
+            elif committing and done is not None:
+                COMMITS.record(done())
             raise
-        self.db.execute("COMMIT")
+        if done is not None:
+            COMMITS.record(done())
 
     # -- reading -------------------------------------------------------------------------
 
@@ -305,7 +315,7 @@ class Store:
                         stale = self._drop_cross_indexes(db)
                         db.execute("INSERT INTO cross_indexes (name, key) VALUES (?, ?)", (name, index.key))
                 except BaseException:
-                    self._release_index_file(name)
+                    self._release_unless_committed(name)
                     raise
                 for old in stale:
                     self._release_index_file(old)
@@ -499,7 +509,8 @@ class Store:
         index_file = self._claim_index_file()
         try:
             index.save(self.index_dir / index_file)
-            with self._transaction() as db:
+            number = 0
+            with self._transaction(lambda: f"{name} stored as version {number}") as db:
                 stale = self._drop_cross_indexes(db)
                 policy_id = self._policy_id(db, name)
                 number = db.execute(
@@ -528,7 +539,7 @@ class Store:
                 if profile is not None:
                     self._insert_profile(db, version_id, profile(self.get_version(name, number)))
         except BaseException:
-            self._release_index_file(index_file)
+            self._release_unless_committed(index_file)
             raise
         for old in stale:
             self._release_index_file(old)
@@ -584,11 +595,11 @@ class Store:
             index_file = self._claim_index_file()
             try:
                 index.save(self.index_dir / index_file)
-                with self._transaction() as db:
+                with self._transaction(lambda: f"the index of {version.name} version {version.version} rebuilt") as db:
                     stale = self._drop_cross_indexes(db)
                     db.execute("UPDATE versions SET index_file = ? WHERE id = ?", (index_file, version.id))
             except BaseException:
-                self._release_index_file(index_file)
+                self._release_unless_committed(index_file)
                 raise
             for file in [version.index_file, *stale]:
                 self._release_index_file(file)
@@ -600,7 +611,8 @@ class Store:
         self.get_version(name)  # raises UnknownPolicyError
         with self._writer_lock():
             self._refuse_if_damaged()
-            with self._transaction() as db:
+            files: list[str] = []
+            with self._transaction(lambda: f"{name} removed with its {len(files)} version{'' if len(files) == 1 else 's'}") as db:
                 files = [r[0] for r in db.execute(
                     "SELECT index_file FROM versions v JOIN policies p ON p.id = v.policy_id WHERE p.name = ?",
                     (name,),
@@ -637,6 +649,19 @@ class Store:
         name = f"{uuid.uuid4().hex}.faiss"
         self.db.execute("INSERT INTO index_files (name, created_at) VALUES (?, ?)", (name, _now()))
         return name
+
+    def _release_unless_committed(self, name: str) -> None:
+        """After a write failed or was interrupted: release its new index file unless the commit went through
+        (a version or the cross index references it). When the database cannot tell, the file is kept: the
+        next open releases it if nothing references it."""
+        try:
+            referenced = self.db.execute(
+                "SELECT 1 FROM versions WHERE index_file = ? UNION ALL SELECT 1 FROM cross_indexes WHERE name = ?",
+                (name, name)).fetchone() is not None
+        except sqlite3.Error:
+            return
+        if not referenced:
+            self._release_index_file(name)
 
     def _release_index_file(self, name: str) -> None:
         """Delete one of the store's index files (and its temporary), then forget its name. If the

@@ -21,6 +21,7 @@ from assistant.foundation.settings import Settings
 from assistant.foundation.text import escape_json_controls
 from assistant.frontends.client import call_server
 from assistant.frontends.render import SafeConsole, print_error
+from assistant.store.commits import COMMITS
 
 if TYPE_CHECKING:
     from assistant.engine import Assistant
@@ -40,7 +41,7 @@ def friendly_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             print_error(err_console, str(error))
             raise typer.Exit(code=2) from None
         except KeyboardInterrupt:
-            print_error(err_console, "interrupted; the store is unchanged.")
+            print_error(err_console, COMMITS.interruption_message())  # what SQLite committed, not a guess
             raise typer.Exit(code=130) from None
         except OSError as error:  # the environment outside the store (which reports its own): a full disk...
             print_error(err_console, environment_message(error))
