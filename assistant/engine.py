@@ -47,6 +47,9 @@ if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads
     from assistant.understanding.question import QuestionUnderstanding
 
 __all__ = ["Assistant"]
+# What `Assistant.twin` shares: the models and tuned parameters, which hold no per-engine state.
+_SHARED_PARTS = ("parameters", "embedder", "retriever", "question_classifier", "facet_classifier", "answer_scorer",
+                 "practice_classifier", "reader", "attribute_heads", "piextract", "policyie")
 
 
 class Assistant:
@@ -154,7 +157,7 @@ class Assistant:
 
         timeout = self.settings.fetch_timeout
         limits = FetchLimits(self.settings.max_bytes, connect_timeout=min(CONNECT_TIMEOUT, timeout),
-                             total_timeout=timeout)
+                             total_timeout=timeout, allow_private=self.settings.allow_private)
         return IngestPipeline(self.store, lambda: self._tagging, self.settings.max_bytes, limits,
                               self.settings.limits, lambda: self._profile_maker)
 
@@ -193,6 +196,16 @@ class Assistant:
         for part in ("embedder", "retriever", "question_classifier", "facet_classifier", "answer_scorer",
                      "practice_classifier", "reader", "policyie", "ingest_pipeline", "answer_pipeline"):
             getattr(self, part)
+
+    def twin(self) -> Assistant:
+        """Another engine over the same store and settings, sharing every model this one has loaded (their
+        sessions run from several threads) but with its own store connection, pipelines and caches: a
+        server's ingest thread works on it while this one answers."""
+        other = Assistant(self.settings)
+        for part in _SHARED_PARTS:
+            if part in self.__dict__:
+                other.__dict__[part] = self.__dict__[part]
+        return other
 
     # -- policies ---------------------------------------------------------------------------
 

@@ -173,3 +173,13 @@ def test_identical_content_from_an_older_pipeline_is_ingested_again(assistant, h
     again = assistant.ingest(AMAZON, name="amazon")
     assert not again.unchanged and again.version.version == first.version.version + 1
     assert assistant.ingest(AMAZON, name="amazon").unchanged
+
+
+def test_a_twin_shares_the_loaded_models_and_nothing_else(amazon):
+    """`assistant serve` ingests on a twin while it answers on the engine: same models, own store connection."""
+    twin = amazon.twin()
+    assert twin.retriever is amazon.retriever and twin.policyie is amazon.policyie
+    assert twin.store is not amazon.store and twin.store.db is not amazon.store.db
+    assert twin.settings == amazon.settings
+    assert twin.ask("Do they sell my personal information?", policy="amazon").to_dict() == \
+        amazon.ask("Do they sell my personal information?", policy="amazon").to_dict()

@@ -35,6 +35,7 @@ CLI_HINTS = (
     ("; raise it with --timeout)", ")"),
     (": pass --name NAME.", ": fill in a name."),
     (": pass a shorter --name.", ": give a shorter name."),
+    ("; allow it with --allow-private (or ASSISTANT_ALLOW_PRIVATE=1)", ""),
 )
 
 

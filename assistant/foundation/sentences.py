@@ -7,7 +7,7 @@ dates such as "4. Dezember") never end a sentence, and Japanese and Chinese text
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 import pysbd
@@ -82,21 +82,20 @@ def split_sentences(text: str, max_chars: int = DEFAULT_MAX_PARAGRAPH_CHARS, sto
 
     Linear in the length of `text`: pysbd's cost grows with the square of what it is given, so a text
     longer than `max_chars` is split piece by piece (`_pieces`), and no sentence is longer than that.
-    With `stop_above`, stops early (returning only the first sentences) once there are more than that.
+    With `stop_above`, stops after the first piece by which more than that many sentences are certain,
+    and returns only the sentences complete so far (more than `stop_above`, and none beyond that piece).
     """
-    spans: list[Span] = []
-    check_at = stop_above
+    merged: list[Span] = []
+    words: list[int] = []  # word characters in each merged span
     for piece_start, piece_end in _pieces(text, max_chars):
-        piece = text[piece_start:piece_end]
-        starts = _sentence_starts(piece)
-        bounds = [*starts[1:], len(piece)] if starts else []
-        spans.extend(_strip(text, piece_start + start, piece_start + end)
-                     for start, end in zip(starts, bounds, strict=True))
-        if check_at is not None and len(spans) > check_at:  # (merging joins some: checked at doubling counts)
-            if len(merged := _merge(text, spans, max_chars)) > check_at:
-                return merged
-            check_at = 2 * len(spans)
-    return _merge(text, spans, max_chars)
+        starts = [piece_start + start for start in _sentence_starts(text[piece_start:piece_end])]
+        ends = [*starts[1:], piece_end] if starts else []
+        _merge_into(text, merged, words, max_chars, (_strip(text, *span) for span in zip(starts, ends, strict=True)))
+        # All but the last merged span are final, and the last join (`_join_short_tail`) removes at most one.
+        if stop_above is not None and len(merged) - 1 > stop_above:
+            return merged[:-1]
+    _join_short_tail(merged, words, max_chars)
+    return merged
 
 
 def _pieces(text: str, max_chars: int) -> Iterator[Span]:
@@ -162,11 +161,10 @@ def _with_cjk_starts(text: str, starts: list[int]) -> list[int]:
     return sorted(found)
 
 
-def _merge(text: str, spans: list[Span], max_chars: int) -> list[Span]:
-    """Join fragments that pysbd split wrongly (abbreviations, enumerators, tiny pieces), never into a
-    sentence longer than `max_chars`. Linear: each test reads only the ends of the two fragments."""
-    merged: list[Span] = []
-    words: list[int] = []  # word characters in each merged span
+def _merge_into(text: str, merged: list[Span], words: list[int], max_chars: int, spans: Iterable[Span]) -> None:
+    """Append `spans` to `merged`, joining fragments that pysbd split wrongly (abbreviations, enumerators,
+    tiny pieces), never into a sentence longer than `max_chars`; `words` holds each merged span's word
+    characters. Linear: each test reads only the ends of the two fragments, so it can run piece by piece."""
     for span in spans:
         count = len(_WORD_CHAR.findall(text, *span))
         if merged and span[1] - merged[-1][0] <= max_chars and _joins_next(text, merged[-1], words[-1], span):
@@ -175,9 +173,13 @@ def _merge(text: str, spans: list[Span], max_chars: int) -> list[Span]:
         else:
             merged.append(span)
             words.append(count)
+
+
+def _join_short_tail(merged: list[Span], words: list[int], max_chars: int) -> None:
+    """Join the text's last sentence to the one before if it has too few word characters to stand alone."""
     if len(merged) > 1 and words[-1] < _MIN_WORD_CHARS and merged[-1][1] - merged[-2][0] <= max_chars:
         merged[-2:] = [(merged[-2][0], merged[-1][1])]
-    return merged
+        words[-2:] = [words[-2] + words[-1]]
 
 
 def _joins_next(text: str, fragment: Span, fragment_words: int, following: Span) -> bool:

@@ -2,10 +2,13 @@
 
 Every command from the CLI is a new process that loads five models (seconds); the server loads them once
 and answers in milliseconds. `create_app(assistant)` builds the app around an engine (tests pass one with
-preloaded models); `serve` runs it. The engine is not thread-safe, so every engine call runs on one worker
-thread, one at a time (`EngineWorker`). The server refuses requests from web pages (a foreign `Origin`)
-unless `--allow-origin` names them, answers only requests addressed to a loopback name when it listens on
-one, and never reads a file on the server by path: ingest takes an http(s) URL or an uploaded file.
+preloaded models); `serve` runs it. The engine is not thread-safe, so every reading call runs on one worker
+thread, one at a time (`EngineWorker`), and every ingest runs as a job on a second engine sharing the models,
+on its own thread (`jobs.IngestJobs`): questions are answered while a policy is being stored. The server
+refuses requests from web pages (a foreign `Origin`) unless `--allow-origin` names them, answers only
+requests addressed to a loopback name when it listens on one, never reads a file on the server by path
+(ingest takes an http(s) URL or an uploaded file), and closes connections too slow to send a request
+(`connections`).
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import partial
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
@@ -34,8 +37,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from assistant.engine import Assistant
 from assistant.foundation.errors import AssistantError, StoreError, UnknownPolicyError
 from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
+from assistant.foundation.types import ProgressCallback
+from assistant.frontends import connections
+from assistant.frontends.jobs import IngestJobs
 from assistant.frontends.render import ingest_message, policy_row, removal_message
 from assistant.understanding.validation import require_utf8, validate_question
+
+if TYPE_CHECKING:
+    from assistant.ingest.pipeline import IngestResult
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -74,6 +83,8 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
     intra-op threads on the engine's thread (`assistant serve`: 1 — a question's inputs are a few dozen
     tokens, and on a busy machine two spinning threads made each question 30 times slower, docs/benchmarks.md)."""
     worker = EngineWorker(assistant)
+    jobs = IngestJobs()
+    writer: list[Assistant] = []  # the ingest thread's engine, made on its first job (sharing loaded models)
     home = str(assistant.settings.home.expanduser().resolve())
 
     @asynccontextmanager
@@ -85,11 +96,12 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
             await worker.run(assistant.load_models)
             log.info("Models loaded in %.1f s; store %s.", time.perf_counter() - started, home)
         yield
+        jobs.close()
         worker.close()
 
     app = FastAPI(title="Privacy assistant", version="1", lifespan=lifespan,
                   description="Ask questions about privacy policies; answers quote and cite the policy. "
-                              "One engine, one request at a time. See docs/api.md.")
+                              "Questions are answered while policies are ingested. See docs/api.md.")
     app.state.served = Counter()  # "METHOD /path" → requests let through the guard (tests prove use with it)
     _add_error_handlers(app)
     if allowed_origins:
@@ -108,7 +120,7 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
     async def policies() -> list[dict[str, Any]]:
         return [policy_row(summary) for summary in await worker.run(assistant.policies)]
 
-    @app.delete("/policies/{name}", summary="Delete a stored policy and all its versions")
+    @app.delete("/policies/{name:path}", summary="Delete a stored policy and all its versions")
     async def remove(name: str) -> dict[str, Any]:
         removed = await worker.run(assistant.remove, require_utf8(name, "policy name"))
         return {"name": name, "removed": removed, "message": removal_message(name, removed)}
@@ -119,22 +131,39 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
         file: Annotated[UploadFile | None, File(description="A policy file: .html, .htm, .md, .txt or .pdf.")] = None,
         name: Annotated[str | None, Form(description="Name to store it under (default: from the file or URL).")] = None,
         force: Annotated[bool, Form(description="Store it even if it is not an English privacy policy.")] = False,
-    ) -> dict[str, Any]:
+        wait: Annotated[bool, Form(description="Answer when it is stored (default); false: answer at once "
+                                               "with a job to poll at /jobs/{job}.")] = True,
+    ) -> Any:
         """A URL is fetched as `assistant ingest URL` does; a file is read from the upload, never from a path
-        on the server. Uploads are limited to the server's `ASSISTANT_MAX_BYTES`."""
+        on the server. Uploads are limited to the server's `ASSISTANT_MAX_BYTES`. The ingest runs as a job
+        beside the questions; ingests run one after the other."""
         name = require_utf8(name, "policy name")
         if (url is None) == (file is None):
             raise AssistantError("Send either a url field or a file to ingest (one of them).")
         if file is not None:
-            content = await file.read()
-            result = await worker.run(assistant.ingest_upload, content, file.filename or "", name, None, force)
+            content, filename = await file.read(), file.filename or ""
+
+            def run(engine: Assistant, progress: ProgressCallback) -> IngestResult:
+                return engine.ingest_upload(content, filename, name, progress, force)
         else:
-            result = await worker.run(assistant.ingest_url, _http_url(url), name, None, force)
-        version = result.version
-        return {"name": version.name, "version": version.version, "sections": version.n_sections,
-                "sentences": version.n_sentences, "unchanged": result.unchanged, "repaired": result.repaired,
-                "seconds": round(result.seconds, 3), "message": ingest_message(result),
-                "warning": result.warning}
+            address = _http_url(url)
+
+            def run(engine: Assistant, progress: ProgressCallback) -> IngestResult:
+                return engine.ingest_url(address, name, progress, force)
+
+        def ingest_job(progress: ProgressCallback) -> dict[str, Any]:
+            if not writer:
+                writer.append(assistant.twin())
+            return _ingest_reply(run(writer[0], progress))
+
+        job, future = jobs.submit(ingest_job)
+        if not wait:
+            return JSONResponse(job.to_dict(), status_code=202)
+        return await asyncio.wrap_future(future)
+
+    @app.get("/jobs/{job_id}", summary="An ingest job: queued, running (stage and progress), done or failed")
+    async def job(job_id: str) -> dict[str, Any]:
+        return jobs.get(job_id).to_dict()
 
     @app.post("/ask", summary="Answer a question, as `assistant ask --json` prints it")
     async def ask(request: AskRequest) -> dict[str, Any]:
@@ -156,6 +185,13 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
         return await worker.run(lambda: assistant.label(assistant.choose_policy(policy), version).to_dict())
 
     return app
+
+
+def _ingest_reply(result: IngestResult) -> dict[str, Any]:
+    version = result.version
+    return {"name": version.name, "version": version.version, "sections": version.n_sections,
+            "sentences": version.n_sentences, "unchanged": result.unchanged, "repaired": result.repaired,
+            "seconds": round(result.seconds, 3), "message": ingest_message(result), "warning": result.warning}
 
 
 def _use_threads(threads: int) -> None:
@@ -205,10 +241,19 @@ class RequestGuard:
 
     def _limited(self, receive: Receive) -> Receive:
         received = 0
+        body_ends = time.monotonic() + connections.BODY_SECONDS
+        complete = False
 
         async def receive_within_limit() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, complete
+            if complete:  # the body is in: what follows is the wait for a disconnect, not timed
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, body_ends - time.monotonic()))
+            except TimeoutError:
+                raise HTTPException(408, "The request's body did not arrive within "
+                                    f"{connections.BODY_SECONDS:g} s.") from None
+            complete = not message.get("more_body", False)
             received += len(message.get("body", b""))
             if received > self.max_body:  # FastAPI passes an HTTPException raised while it reads the body on
                 raise HTTPException(413, self._too_large())
@@ -318,4 +363,4 @@ def serve(settings: Settings, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT
     if not local_only:
         say(f"warning: {host} is not a loopback address: anyone who can reach it can use the API, "
             "without a password.")
-    uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
+    uvicorn.run(app, host=host, port=port, log_level="info", access_log=False, **connections.server_options())

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from assistant.foundation.errors import IngestLimitError, InputFileError, NotAPolicyError, UnknownPolicyError
 from assistant.foundation.limits import Deadline, IngestLimits
 from assistant.foundation.sentences import build_policy
-from assistant.foundation.text import has_controls
+from assistant.foundation.text import BIDI_CONTROLS, has_controls
 from assistant.foundation.types import Document, ParsedPolicy, PolicyVersion, ProgressCallback, Provenance
 from assistant.ingest.fetch import FetchedPage, FetchLimits, default_name, fetch
 from assistant.ingest.html_content import loss_warning
@@ -148,6 +148,7 @@ class IngestPipeline:
             raise IngestLimitError(f"The policy has more than {self.limits.max_sentences} sentences, the most one "
                                    "ingest accepts (raise the limit with the ASSISTANT_MAX_SENTENCES environment "
                                    "variable).")
+        self.store.check_writable(_bytes_needed(policy))  # before any model loads: a store that cannot take it
         deadline = deadline or Deadline(self.limits.max_seconds)
         tagged = self.tagging().run(policy, progress, deadline)
         deadline.check("tagging")
@@ -203,8 +204,15 @@ def validate_name(name: str) -> str:
     if name.startswith("-"):
         raise InputFileError(f"The policy name {name[:40]!r} starts with '-', which commands would read as an "
                              "option: pick another --name.")
-    if has_controls(name):
-        raise InputFileError("The policy name contains control characters: pick another --name.")
+    if has_controls(name) or not BIDI_CONTROLS.isdisjoint(name):  # a name must read as it is: no reordering
+        raise InputFileError("The policy name contains control or bidirectional-formatting characters: pick "
+                             "another --name.")
     if len(name) > MAX_NAME_CHARS:
         raise InputFileError(f"The policy name is over {MAX_NAME_CHARS} characters: pass a shorter --name.")
     return name
+
+
+def _bytes_needed(policy: ParsedPolicy) -> int:
+    """About what storing `policy` writes: its text three times (the version, its sentences, the WAL) and
+    a vector row and its tags per sentence, plus a megabyte of slack."""
+    return 3 * len(policy.text.encode()) + 4096 * len(policy.sentences) + 1_000_000

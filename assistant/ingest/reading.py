@@ -6,6 +6,7 @@ an `InputFileError` that names the policy (`input_error`).
 from __future__ import annotations
 
 import codecs
+import errno
 import re
 import stat
 from pathlib import Path
@@ -44,22 +45,20 @@ def looks_like_html(text: str) -> bool:
 
 def input_error(path: Path | str, reason: str) -> InputFileError:
     """The refusal of a policy file (a `Path`) or a fetched policy (a URL), control characters shown as '?'."""
-    shown = re.sub(r"[\x00-\x1f\x7f-\x9f]", "?", str(path))
     what = "policy file" if isinstance(path, Path) else "policy"
-    return InputFileError(f"Cannot ingest {what} {shown}: {reason}.")
+    return InputFileError(f"Cannot ingest {what} {_shown(path)}: {reason}.")
+
+
+def _shown(path: Path | str) -> str:
+    return re.sub(r"[\x00-\x1f\x7f-\x9f]", "?", str(path))
 
 
 def read_bytes(path: Path, max_bytes: int) -> bytes:
-    """Return the file's bytes after checking that it is a non-empty regular file within the limit,
-    and not a symbolic link that leads out of its own folder (e.g. to /etc/passwd)."""
-    if path.is_symlink():
-        target, folder = path.resolve(), path.parent.resolve()
-        if not target.is_relative_to(folder):
-            raise input_error(path, "it is a symbolic link to a file outside its folder; "
-                                    "copy the policy into the folder to ingest it")
-        path = target
+    """Return the bytes of the file `path` really names (`real_file`) after checking that it is a
+    non-empty regular file within the limit."""
+    real = real_file(path)
     try:
-        info = path.stat()
+        info = real.stat()
     except (FileNotFoundError, NotADirectoryError):
         raise input_error(path, "the file does not exist") from None
     except OSError as exc:
@@ -73,13 +72,53 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
     if info.st_size == 0:
         raise input_error(path, "the file is empty (0 bytes)")
     try:
-        with path.open("rb") as handle:
+        with real.open("rb") as handle:
             raw = handle.read(max_bytes + 1)
     except OSError as exc:
         raise input_error(path, f"cannot read it ({exc.strerror or exc})") from None
     if len(raw) > max_bytes:
         raise _too_large(path, max_bytes)
     return raw
+
+
+def real_file(path: Path) -> Path:
+    """The file `path` names with every symbolic link on it followed, once none of them leads out of the
+    folder that holds it: a link put in a folder of policies, as the file or as a folder on its way, must
+    not make ingest read (and quote back) a file elsewhere, such as /etc/passwd. Given by its real path, the
+    same file is read. The links on the home folder's own path (a home moved to another disk) are followed;
+    links at the top, such as macOS's /tmp -> private/tmp, lead inside "/" anyway."""
+    absolute = path.absolute()
+    try:
+        real = absolute.resolve(strict=True)
+    except (FileNotFoundError, NotADirectoryError):
+        raise input_error(path, "the file does not exist") from None
+    except (RuntimeError, OSError) as exc:  # a loop: RuntimeError up to Python 3.12, then OSError (ELOOP)
+        loop = isinstance(exc, RuntimeError) or exc.errno == errno.ELOOP
+        reason = "its path has a loop of symbolic links" if loop else f"cannot access it ({exc.strerror or exc})"
+        raise input_error(path, reason) from None
+    home = _home_folders()
+    for part in (*reversed(absolute.parents), absolute):
+        if part in home or not part.is_symlink():
+            continue
+        target = part.resolve()
+        if target.is_relative_to(part.parent.resolve()):
+            continue
+        if part == absolute:
+            raise input_error(path, f"it is a symbolic link to a file outside its folder ({_shown(real)}); "
+                                    "copy the policy into the folder, or give that path, to ingest it")
+        raise input_error(path, f"its folder {_shown(part)} is a symbolic link to {_shown(target)}, outside the "
+                                f"folder that holds it, so the file is really {_shown(real)}; give that path to "
+                                "ingest it")
+    return real
+
+
+def _home_folders() -> set[Path]:
+    """The user's home folder and the folders above it, as named (their links are the system's layout)."""
+    try:
+        home = Path.home().absolute()
+    except RuntimeError:  # no home folder known
+        return set()
+    return {home, *home.parents}
 
 
 def _too_large(path: Path, max_bytes: int) -> InputFileError:

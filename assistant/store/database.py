@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import fcntl
 import json
+import shutil
 import sqlite3
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -142,10 +144,43 @@ class Store:
         self.index_dir = home / "indexes"
         self.index_dir.mkdir(parents=True, exist_ok=True)
         self.database = home / DATABASE_FILE
-        self.db = sqlite3.connect(self.database, timeout=busy_timeout, isolation_level=None)
-        self._prepare(time.monotonic() + busy_timeout)
+        self.read_only = False
+        try:
+            self.db = sqlite3.connect(self.database, timeout=busy_timeout, isolation_level=None)
+            self._prepare(time.monotonic() + busy_timeout)
+        except sqlite3.OperationalError:
+            if not self.database.is_file():
+                raise
+            self.db = self._open_read_only()  # a copy on a read-only disk or folder still answers
         self._lock_path = home / "write.lock"
         self.finish_interrupted_writes()
+
+    @reported
+    def check_writable(self, needed_bytes: int = 0) -> None:
+        """Before the costly work of a write (tagging: seconds of models), refuse at once, in one line, a store
+        that cannot take it: read-only, damaged, or on a disk without `needed_bytes` free."""
+        if self.read_only:
+            raise StoreError(f"Cannot write the store in {self.home}: it is read-only (its policies can be read, "
+                             "not changed); set ASSISTANT_HOME to a writable folder.")
+        self._refuse_if_damaged()
+        with tempfile.TemporaryFile(dir=self.index_dir):
+            pass  # the folder the index file will be written to takes a new file
+        free = shutil.disk_usage(self.index_dir).free
+        if free < needed_bytes:
+            raise StoreError(f"The disk is full ({free} bytes free, about {needed_bytes} needed): could not write "
+                             f"the store in {self.home}; nothing was written. Free some space and try again.")
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """The database opened for reading only, when it cannot be opened for writing. A cleanly closed store
+        has no -wal or -shm file, and SQLite cannot create them in a read-only folder: the file is then
+        opened as immutable (nothing can change it there). Every write is refused as a one-line StoreError."""
+        self.read_only = True
+        uri = f"{self.database.resolve().as_uri()}?mode=ro"
+        if not Path(f"{self.database}-wal").exists():
+            uri += "&immutable=1"
+        db = sqlite3.connect(uri, uri=True, isolation_level=None)
+        db.execute("SELECT COUNT(*) FROM versions").fetchone()  # fails now, as the StoreError it is, if unreadable
+        return db
 
     def _prepare(self, deadline: float) -> None:
         """Journal mode, schema and migrations. Every step is idempotent, and processes opening a new store

@@ -37,7 +37,8 @@ class WebServer:
         self.origin = f"http://127.0.0.1:{self.port}"
         self.log = (base / "web.log").open("w")
         env = dict(os.environ, ASSISTANT_HOME=str(self.home), TMPDIR=str(self.tmp), PYTHONPATH=str(ROOT),
-                   ASSISTANT_MAX_BYTES=str(MAX_BYTES), RASA_PORT="1")
+                   ASSISTANT_MAX_BYTES=str(MAX_BYTES), RASA_PORT="1",
+                   ASSISTANT_ALLOW_PRIVATE="1")  # the policies it adds are served on 127.0.0.1
         self.process = subprocess.Popen([sys.executable, str(ROOT / "web" / "server.py"), "--port", str(self.port)],
                                         env=env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60

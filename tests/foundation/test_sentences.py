@@ -320,3 +320,29 @@ def test_sentence_limit_stops_splitting_a_huge_paragraph_early() -> None:
     assert len(split_sentences(text, stop_above=100)) <= 2_000  # stopped after a few pieces
     with pytest.raises(IngestLimitError, match="more than 100 sentences"):
         build_policy(Document(title=None, blocks=[Block(text.strip(), ())]), max_sentences=100)
+
+
+@pytest.mark.parametrize(
+    ("text", "limit"),
+    [
+        ("Ok. " * 12_500, 1_000),  # "Ok." has too few letters to stand alone: pysbd's fragments join in pairs
+        ("\n".join(f"data item {i}" for i in range(8_000)), 10),  # lines without an end: joined to 2,000 characters
+    ],
+    ids=["tiny-sentences-joined-in-pairs", "lines-without-sentence-ends"],
+)
+def test_sentence_limit_stops_one_paragraph_where_the_limit_is_passed(text: str, limit: int) -> None:
+    """Issue 42: where merging joins pysbd's fragments, the limit was checked against a doubling count, and
+    a one-paragraph policy was split to its end before the refusal. Now the splitter stops at the piece
+    where the count passes the limit: what it returns (the sentences it completed) ends within one piece
+    (2,000 characters) after the limit's next sentence, and is the start of the full split."""
+    from assistant.foundation.errors import IngestLimitError
+
+    full = split_sentences(text)
+    assert len(full) > 5 * limit
+    stopped = split_sentences(text, stop_above=limit)
+    assert limit < len(stopped) < len(full)
+    assert stopped == full[:len(stopped)]
+    assert stopped[-1][1] <= full[limit + 1][1] + 2_000
+    with pytest.raises(IngestLimitError, match=f"^The policy has more than {limit} sentences, the most one ingest "
+                                               r"accepts \(raise the limit with the ASSISTANT_MAX_SENTENCES"):
+        build_policy(Document(title=None, blocks=[Block(text, ())]), max_sentences=limit)

@@ -18,7 +18,9 @@ import httpx2 as httpx
 import pytest
 import uvicorn
 
+from assistant.frontends.connections import server_options
 from tests.support.cli import cli_env
+from tests.support.long_policy import long_policy
 from tests.support.paths import AMAZON
 from tests.support.policy_server import policy_server
 
@@ -42,7 +44,7 @@ def running(app) -> Iterator[str]:
     """Serve `app` with uvicorn on a free 127.0.0.1 port, in a thread; yields its base URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", **server_options()))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 120
@@ -65,8 +67,8 @@ def served(tmp_path_factory, embedder, retriever, policyie, reader) -> Iterator[
     from assistant.frontends.api import create_app
 
     home = tmp_path_factory.mktemp("served") / "home"
-    engine = Assistant(Settings(home=home, max_bytes=MAX_BYTES), embedder=embedder, retriever=retriever,
-                       policyie=policyie, reader=reader)
+    settings = Settings(home=home, max_bytes=MAX_BYTES, allow_private=True)  # the test pages are on 127.0.0.1
+    engine = Assistant(settings, embedder=embedder, retriever=retriever, policyie=policyie, reader=reader)
     app = create_app(engine, allowed_origins=[ALLOWED])
     with running(app) as url:
         with AMAZON.open("rb") as policy:
@@ -287,3 +289,84 @@ def test_answers_and_labels_survive_their_json_form(amazon):
     assert Answer.from_dict(json.loads(json.dumps(answer.to_dict()))) == answer
     label = amazon.label("amazon")
     assert PrivacyLabel.from_dict(json.loads(json.dumps(label.to_dict()))) == label
+
+
+def test_questions_are_answered_while_a_policy_is_ingested(served, tmp_path):
+    """An ingest sent without waiting runs as a job beside the questions: each question is answered while the
+    job is still running (before, every request waited behind the ingest)."""
+    policy = long_policy(tmp_path, 6_000)  # a few hundred sentences: seconds of tagging
+    reply = httpx.post(f"{served.url}/ingest", files={"file": ("long.md", policy.read_bytes(), "text/markdown")},
+                       data={"name": "long", "wait": "false"}, timeout=30)
+    assert reply.status_code == 202, reply.text
+    job = reply.json()
+    assert job["status"] in ("queued", "running") and len(job["job"]) >= 20
+    answered_while_running = 0
+    while True:
+        asked = httpx.post(f"{served.url}/ask", json={"question": QUESTION, "policy": "amazon"}, timeout=120)
+        assert asked.status_code == 200, asked.text
+        state = httpx.get(f"{served.url}/jobs/{job['job']}").json()
+        if state["status"] != "running":
+            break
+        answered_while_running += 1
+        assert state["stage"] and state["done"] <= state["total"]
+    assert answered_while_running >= 2
+    assert state["status"] == "done", state
+    assert state["result"]["name"] == "long" and state["result"]["message"].startswith("Ingested long version 1")
+    assert "long" in {row["name"] for row in httpx.get(f"{served.url}/policies").json()}
+    assert httpx.delete(f"{served.url}/policies/long").json()["removed"] == 1
+
+
+def test_a_failed_job_says_why_and_unknown_jobs_are_404(served):
+    reply = httpx.post(f"{served.url}/ingest", files={"file": ("empty.md", b"", "text/markdown")},
+                       data={"wait": "false"})
+    assert reply.status_code == 202
+    job_id = reply.json()["job"]
+    for _ in range(600):
+        state = httpx.get(f"{served.url}/jobs/{job_id}").json()
+        if state["status"] in ("done", "failed"):
+            break
+        time.sleep(0.05)
+    assert state["status"] == "failed" and "empty" in state["error"] and "\n" not in state["error"]
+    assert_error(httpx.get(f"{served.url}/jobs/not-a-job"), 404, "No ingest job")
+
+
+def test_a_name_with_a_slash_can_be_deleted(served):
+    with AMAZON.open("rb") as policy:
+        added = httpx.post(f"{served.url}/ingest", files={"file": ("a.html", policy, "text/html")},
+                           data={"name": "team/amazon"}, timeout=300)
+    assert added.status_code == 200, added.text
+    removed = httpx.delete(f"{served.url}/policies/team%2Famazon")
+    assert removed.status_code == 200, removed.text
+    assert removed.json()["removed"] == 1
+    assert "team/amazon" not in {row["name"] for row in httpx.get(f"{served.url}/policies").json()}
+
+
+def test_slow_clients_are_cut_off(served, monkeypatch):
+    """Headers sent a line at a time, and a body that trickles, end in a closed connection or a 408."""
+    from assistant.frontends import connections
+
+    monkeypatch.setattr(connections, "HEADER_SECONDS", 1.0)
+    monkeypatch.setattr(connections, "BODY_SECONDS", 1.0)
+    host, port = served.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as slow:
+        slow.sendall(b"GET /health HTTP/1.1\r\n")
+        started = time.monotonic()
+        closed = False
+        while time.monotonic() - started < 8:
+            try:
+                slow.sendall(b"X-Slow: 1\r\n")
+                if slow.recv(1024, socket.MSG_DONTWAIT) == b"":
+                    closed = True
+                    break
+            except BlockingIOError:
+                pass
+            except OSError:
+                closed = True
+                break
+            time.sleep(0.2)
+    assert closed, "a client sending headers for 8 s was kept"
+    with socket.create_connection((host, int(port)), timeout=10) as slow:
+        slow.sendall(b"POST /ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100\r\n\r\n{")
+        reply = slow.recv(4096)
+    assert reply.startswith(b"HTTP/1.1 408"), reply[:100]

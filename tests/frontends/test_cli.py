@@ -3,14 +3,20 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 import subprocess
+import time
 from pathlib import Path
 
+import httpx2 as httpx
 import pytest
 
-from tests.support.cli import run
+from tests.support.cli import ASSISTANT, cli_env, run
 from tests.support.paths import AMAZON, EXAMPLES
+from tests.support.policy_server import policy_server
 from tests.support.store import store_snapshot
+
+PRIVATE = "is on this machine or a private network; allow it with --allow-private (or ASSISTANT_ALLOW_PRIVATE=1)."
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +163,48 @@ def test_remove_via_cli(tmp_path):
     result = run(home, "remove", "steam")
     assert result.returncode == 0 and "Removed steam (1 version)" in result.stdout
     assert "No policies stored yet" in run(home, "policies").stdout
+
+
+def test_ingest_fetches_from_this_machine_only_with_allow_private(tmp_path):
+    home = tmp_path / "home"
+    with policy_server() as pages:
+        missing = pages.url("/missing")  # a 404: the fetch got through when the error names it
+        refused = run(home, "ingest", missing, ASSISTANT_ALLOW_PRIVATE="0")
+        assert refused.returncode == 2
+        assert refused.stderr.strip() == f"error: Cannot fetch {missing}: its address 127.0.0.1 {PRIVATE}"
+        assert pages.requests == []
+        for allowed in (run(home, "ingest", missing, "--allow-private", ASSISTANT_ALLOW_PRIVATE="0"),
+                        run(home, "ingest", missing, ASSISTANT_ALLOW_PRIVATE="1")):
+            assert allowed.returncode == 2
+            assert allowed.stderr.strip() == f"error: Cannot fetch {missing}: the server answered HTTP 404 Not Found."
+        bad = run(home, "ingest", missing, ASSISTANT_ALLOW_PRIVATE="yes")
+        assert bad.returncode == 2
+        assert bad.stderr.strip() == "error: ASSISTANT_ALLOW_PRIVATE='yes' must be 1 (on) or 0 (off)."
+        assert len(pages.requests) == 2
+
+
+def test_serve_fetches_from_this_machine_only_with_allow_private(tmp_path):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = cli_env(tmp_path / "home", ASSISTANT_SERVER="off", ASSISTANT_ALLOW_PRIVATE="0")
+    server = subprocess.Popen([ASSISTANT, "serve", "--port", str(port), "--allow-private"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                httpx.get(f"{base}/health", timeout=2)
+                break
+            except httpx.TransportError:
+                assert server.poll() is None and time.monotonic() < deadline, "assistant serve did not start"
+                time.sleep(0.1)
+        with policy_server() as pages:
+            reply = httpx.post(f"{base}/ingest", data={"url": pages.url("/missing")}, timeout=60)
+            assert reply.status_code == 400
+            assert reply.json() == {"error": f"Cannot fetch {pages.url('/missing')}: the server answered HTTP 404 "
+                                             "Not Found."}
+    finally:
+        server.terminate()
+        server.wait(30)

@@ -118,3 +118,57 @@ def test_policies_json_lists_every_stored_policy(hostile_home, tmp_path):
     assert set(policy) >= {"versions", "sections", "source", "ingested_at", "sha256", "title"}
     empty = run(tmp_path / "empty", "policies", "--json")
     assert empty.returncode == 0 and json.loads(empty.stdout) == []
+
+
+BIDI_SENTENCES = [
+    "We do not sell your personal information \u202eto anyone\u202c.",  # RLO ... PDF: shown raw, reversed
+    "We keep your data for two years after you close your account.",
+    "You can delete your account at any time from the settings page \u2067\u05d0\u200f\u2069.",
+]
+BIDI_NAME = "acme\u202egnp.exe"  # printed raw: "acmeexe.png"
+
+
+@pytest.fixture(scope="module")
+def bidi_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
+    """A store whose policy name and text hold bidirectional formatting characters, which ingest keeps."""
+    from assistant.engine import Assistant
+    from assistant.foundation.sentences import policy_from_sentences
+    from assistant.foundation.settings import Settings
+
+    home = tmp_path_factory.mktemp("bidi") / "home"
+    Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie).store_policy(
+        policy_from_sentences(BIDI_SENTENCES), BIDI_NAME, "test", "0" * 64)
+    return home
+
+
+def test_stored_bidirectional_characters_are_shown_escaped(bidi_home):
+    """Issue 42: U+202E and the other bidirectional controls in a name or a policy were printed raw, and the
+    terminal reordered what followed them. Now shown as escapes, in text and in JSON; the quotes in the JSON
+    are still the stored sentences, character for character."""
+    import sqlite3
+
+    from assistant.foundation.text import BIDI_CONTROLS
+
+    outputs = {}
+    for args in (("ask", "Do they sell my data?"), ("ask", "Do they sell my data?", "--json"), ("label",),
+                 ("policies",), ("policies", "--json")):
+        result = run(bidi_home, *args)
+        assert result.returncode == 0, (args, result.stderr[-500:])
+        assert BIDI_CONTROLS.isdisjoint(result.stdout + result.stderr), args
+        outputs[args] = result.stdout
+    assert "information \\u202eto anyone\\u202c." in outputs["ask", "Do they sell my data?"]
+    assert "acme\\u202egnp.exe" in outputs["ask", "Do they sell my data?"]
+    assert "acme\\u202egnp.exe" in outputs["policies",]
+    assert [policy["name"] for policy in json.loads(outputs["policies", "--json"])] == [BIDI_NAME]
+    answer = json.loads(outputs["ask", "Do they sell my data?", "--json"])
+    with sqlite3.connect(bidi_home / "assistant.sqlite3") as db:
+        stored = {text for (text,) in db.execute("SELECT text FROM sentences")}
+    assert stored == set(BIDI_SENTENCES)
+    quoted = [item["text"] for item in answer["evidence"]]
+    assert BIDI_SENTENCES[0] in quoted and set(quoted) <= stored
+
+
+def test_bidirectional_characters_in_an_error_are_shown_escaped(tmp_path):
+    result = run(tmp_path / "home", "ingest", "/no/such/evil\u202elmth.exe", "--name", "acme")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "evil\\u202elmth.exe" in result.stderr and "\u202e" not in result.stderr

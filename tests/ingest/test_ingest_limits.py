@@ -78,8 +78,11 @@ def test_names_starting_with_a_dash_are_refused(home, tmp_path, name):
     dashed.write_bytes(AMAZON.read_bytes())
     with pytest.raises(InputFileError, match="pick another --name"):
         assistant.ingest(dashed)
-    with pytest.raises(InputFileError, match="control characters"):
+    with pytest.raises(InputFileError, match="control or bidirectional"):
         assistant.ingest(AMAZON, name="bad\x1b[2Jname")
+    for bidi in ("\u202e", "\u2066", "\u200f"):  # issue 42: "acme\u202egnp.exe" is shown as "acmeexe.png"
+        with pytest.raises(InputFileError, match="bidirectional-formatting characters"):
+            assistant.ingest(AMAZON, name=f"acme{bidi}gnp.exe")
     assert no_model_loaded(assistant)
 
 

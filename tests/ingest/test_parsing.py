@@ -472,6 +472,56 @@ def test_symbolic_link_out_of_its_folder_is_refused(tmp_path: Path) -> None:
     assert texts(load_document(folder / "inside.html", MAX)) == ["Inside text."]
 
 
+def test_symbolic_link_on_a_folder_of_the_path_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 42: only the last component was checked, so a file under a linked folder was read wherever the
+    link led. Every link on the path must now stay in the folder that holds it; the refusal names the real
+    file, which is read when given by that path."""
+    monkeypatch.setenv("HOME", str(tmp_path / "elsewhere"))
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    write(secret, "passwd.html", "<p>Secret text.</p>")
+    folder = tmp_path / "policies"
+    (folder / "a").mkdir(parents=True)
+    (folder / "evil").symlink_to(secret)
+    (folder / "a" / "up").symlink_to(Path("../../secret"))
+    (folder / "a" / "via").symlink_to(Path("up"))  # to a link beside it, that leads out
+    for path in [folder / "evil" / "passwd.html", folder / "a" / "up" / "passwd.html",
+                 folder / "a" / "via" / "passwd.html"]:
+        message = assert_input_error(path, " is a symbolic link to ")
+        assert f"the file is really {secret / 'passwd.html'}; give that path" in message
+        assert "Secret" not in message
+    assert "its folder " + str(folder / "evil") in assert_input_error(folder / "evil" / "passwd.html", "outside")
+    assert texts(load_document(secret / "passwd.html", MAX)) == ["Secret text."]
+    # Links that stay in their folder are followed, at any depth ("/tmp -> private/tmp" is one at the top).
+    (folder / "2024").mkdir()
+    write(folder / "2024", "policy.html", "<p>Current text.</p>")
+    (folder / "current").symlink_to(Path("2024"))
+    (tmp_path / "top").symlink_to(Path("policies"))
+    assert texts(load_document(tmp_path / "top" / "current" / "policy.html", MAX)) == ["Current text."]
+
+
+def test_links_on_the_home_folders_path_are_followed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 42: a home folder moved to another disk (/home/me -> /data/me) is the system's layout, not a
+    folder handed over: files under it are read; a link inside it that leads out is still refused."""
+    (tmp_path / "disk" / "me").mkdir(parents=True)
+    (tmp_path / "users").mkdir()
+    home = tmp_path / "users" / "me"
+    home.symlink_to(tmp_path / "disk" / "me")
+    write(home, "policy.html", "<p>Home text.</p>")
+    assert_input_error(home / "policy.html", "its folder " + str(home))  # not the home folder: refused
+    monkeypatch.setenv("HOME", str(home))
+    assert texts(load_document(home / "policy.html", MAX)) == ["Home text."]
+    (tmp_path / "secret").mkdir()
+    write(tmp_path / "secret", "passwd.html", "<p>Secret text.</p>")
+    (home / "downloads").symlink_to(tmp_path / "secret")
+    assert_input_error(home / "downloads" / "passwd.html", "its folder " + str(home / "downloads"))
+
+
+def test_a_loop_of_symbolic_links_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "loop.html").symlink_to(Path("loop.html"))
+    assert_input_error(tmp_path / "loop.html", "loop of symbolic links")
+
+
 @pytest.mark.parametrize(
     ("html", "parsed"),
     [

@@ -24,7 +24,7 @@ from assistant.store.database import Store
 from assistant.store.index import SentenceIndex
 from tests.support.assistants import make_assistant
 from tests.support.cli import ASSISTANT, cli_env, run
-from tests.support.paths import ROOT
+from tests.support.paths import AMAZON, ROOT
 from tests.support.store import make_policy, random_index, store_snapshot
 
 QUESTION = "Do they sell my personal information?"
@@ -286,19 +286,51 @@ def read_only(home: Path):
     return drop_permission_override
 
 
-def test_a_read_only_home_is_a_one_line_error(tmp_path):
+def test_a_read_only_store_answers_and_refuses_writes_in_one_line(tmp_path):
+    """A cleanly closed store copied to a read-only place (no -wal or -shm beside it) is read as it is."""
     home = synthetic_home(tmp_path / "home")
     before = store_snapshot(home)
     gc.collect()  # close the snapshot's connection: no reader keeps the WAL files open
+    assert sorted(p.name for p in home.iterdir()) == ["assistant.sqlite3", "indexes", "write.lock"]
     preexec = read_only(home)
     try:
-        for args in (["policies"], ["remove", "acme"], ["doctor"]):
-            assert_one_line_error(run_with(home, args, preexec), "ASSISTANT_HOME")
+        listing = run_with(home, ["policies"], preexec)
+        assert listing.returncode == 0 and "acme" in listing.stdout, listing.stderr
+        doctor = run_with(home, ["doctor"], preexec)
+        assert doctor.returncode == 0 and "healthy" in doctor.stdout, doctor.stdout + doctor.stderr
+        assert_one_line_error(run_with(home, ["remove", "acme"], preexec), "ASSISTANT_HOME")
         assert_one_line_error(run_with(home / "new", ["policies"], preexec), "writable folder")
     finally:
         for path in (home, home / "indexes"):
             path.chmod(0o755)
     assert store_snapshot(home) == before
+
+
+def test_a_store_that_cannot_take_a_write_is_refused_before_any_model_loads(tmp_path):
+    """Read-only and damaged stores refuse an ingest at once: the models' cache points where nothing can load,
+    so the store's own one-line error shows that no model was touched. No empty line comes before it."""
+    home = synthetic_home(tmp_path / "home")
+    gc.collect()
+    no_models = {"ASSISTANT_ONNX_CACHE": str(tmp_path / "not-a-folder" / "onnx")}
+    (tmp_path / "not-a-folder").write_text("x")
+    policy = str(AMAZON)
+    preexec = read_only(home)
+    try:
+        refused = subprocess.run([ASSISTANT, "ingest", policy, "--name", "new"], capture_output=True, text=True,
+                                 env=cli_env(home, **no_models), timeout=300, check=False, preexec_fn=preexec)
+    finally:
+        for path in (home, home / "indexes"):
+            path.chmod(0o755)
+    assert_one_line_error(refused, "read-only", "ASSISTANT_HOME")
+    assert refused.stderr.startswith("error: ")
+    store = Store(home)
+    store.add_version("big", "/b", "sha-big", make_policy([f"Sentence {i}." for i in range(600)]),
+                      random_index(600), "e")
+    store.close()
+    corrupt_database(home)
+    refused = run(home, "ingest", policy, "--name", "new", **no_models)
+    assert refused.stderr.startswith("error: ") and "ONNX" not in refused.stderr, refused.stderr
+    assert_one_line_error(refused, "damaged")
 
 
 def disk_full(limit: int):

@@ -91,6 +91,7 @@ class ChatStack:
             os.environ, CHAT_HOST="127.0.0.1", ACTIONS_PORT=str(self.actions_port), RASA_PORT=str(self.rasa_port),
             WEB_PORT=str(self.web_port), ASSISTANT_HOME=str(self.home), CHAT_RUN_DIR=str(self.run_dir),
             CHAT_REPLY_TIMEOUT=str(REPLY_TIMEOUT_S),
+            ASSISTANT_ALLOW_PRIVATE="1",  # the page adds policies from tests' servers on 127.0.0.1
         )
 
     def say(self, sender: str, text: str, timeout: float = 120) -> list[dict]:

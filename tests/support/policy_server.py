@@ -1,5 +1,6 @@
 """A local HTTP server on 127.0.0.1 (a thread of the test process) that serves policy pages and misbehaves
-on request: redirect chains and loops, 404 and 500, a slow answer, huge bodies, wrong content types.
+on request: redirect chains and loops, 404 and 500, a slow answer, huge bodies, wrong content types, and
+headers or a body sent a few bytes at a time.
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ POLICY_HTML = """<!doctype html><html><head><title>Example Privacy Policy</title
 </body></html>"""
 CHUNK = b"x" * 65536
 HUGE_CHUNKS = 800  # 50 MiB if nobody stops reading
+TRICKLE_SECONDS = 0.3  # between the pieces of a trickled answer
+TRICKLE_PIECES = 60  # 18 s of trickling if nobody stops reading
 
 
 class PolicyServer(ThreadingHTTPServer):
@@ -29,6 +32,7 @@ class PolicyServer(ThreadingHTTPServer):
         self.pages: dict[str, tuple[str, bytes]] = {"/policy": ("text/html; charset=utf-8", POLICY_HTML.encode())}
         self.huge_bytes_sent = 0
         self.requests: list[tuple[str, dict[str, str]]] = []  # (path, headers) of every request
+        self.trickle_stopped = threading.Event()  # set when a client closes a trickled answer's connection
 
     @property
     def base(self) -> str:
@@ -75,6 +79,16 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/slow":
             time.sleep(3)
             self._send(200, "text/html", POLICY_HTML.encode())
+        elif path == "/trickle-body":  # a few bytes every TRICKLE_SECONDS: no read ever waits long
+            piece = b"We collect your email address. "
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(piece) * TRICKLE_PIECES))
+            self.end_headers()
+            self._trickle(piece)
+        elif path == "/trickle-headers":  # the status line, then one header line every TRICKLE_SECONDS
+            self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+            self._trickle(b"X-Padding: slow\r\n")
         elif path == "/image":
             self._send(200, "image/png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)
         elif path == "/huge-declared":  # says how big it is: refused before any of it is read
@@ -105,6 +119,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Location", location)
         self.send_header("Content-Length", "0")
         self.end_headers()
+
+    def _trickle(self, piece: bytes) -> None:
+        try:
+            for _ in range(TRICKLE_PIECES):
+                self.wfile.write(piece)
+                time.sleep(TRICKLE_SECONDS)
+        except OSError:  # the client closed the connection
+            self.server.trickle_stopped.set()
+        self.close_connection = True
 
     def _stream(self) -> None:
         try:

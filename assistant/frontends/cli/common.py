@@ -52,8 +52,13 @@ def friendly_errors(command: Callable[..., Any]) -> Callable[..., Any]:
 
 @contextmanager
 def progress_bar(first_stage: str) -> Iterator[Callable[[str, int, int], None]]:
-    """A transient rich progress bar on stderr, driven by the engine's (stage, done, total) callback."""
+    """A transient rich progress bar on stderr, driven by the engine's (stage, done, total) callback; none when
+    stderr is not a terminal (a bar there would only leave an empty line before the result or an error)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # ingest only
+
+    if not err_console.is_terminal:
+        yield lambda stage, done, total: None
+        return
 
     with Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -67,16 +72,25 @@ def progress_bar(first_stage: str) -> Iterator[Callable[[str, int, int], None]]:
         yield progress
 
 
-def make_assistant(max_size: int | None = None, timeout: float | None = None) -> Assistant:
-    """The engine on the user's settings, with the command's limits on ingesting."""
+def make_assistant(max_size: int | None = None, timeout: float | None = None, allow_private: bool = False) -> Assistant:
+    """The engine on the user's settings, with the command's limits on ingesting (`allow_private` only turns
+    `Settings.allow_private` on)."""
     from assistant.engine import Assistant  # lazy, for start-up speed
 
+    return Assistant(command_settings(max_size, timeout, allow_private))
+
+
+def command_settings(max_size: int | None = None, timeout: float | None = None,
+                     allow_private: bool = False) -> Settings:
+    """The user's settings (`Settings.from_env`) with the options a command was given."""
     settings = Settings.from_env()
     if max_size is not None:
         settings = dataclasses.replace(settings, max_bytes=max_size)
     if timeout is not None:
         settings = dataclasses.replace(settings, fetch_timeout=timeout)
-    return Assistant(settings)
+    if allow_private:
+        settings = dataclasses.replace(settings, allow_private=True)
+    return settings
 
 
 def ask_server(method: str, path: str, body: dict[str, Any] | None = None) -> Any | None:

@@ -41,10 +41,13 @@ def ingest(
         min=0.1, help="Seconds a URL's whole fetch may take (default 30).")] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="Store it even if it does not look like an English privacy policy.")] = False,
+    allow_private: Annotated[bool, typer.Option(
+        "--allow-private", help="Let the URL (or a redirect) lead to this machine or a private network "
+                                "(also ASSISTANT_ALLOW_PRIVATE=1).")] = False,
 ) -> None:
     """Store a policy (a new version if its content changed) and index its sentences."""
     name = require_utf8(name, "policy name")
-    assistant = make_assistant(max_size, timeout)
+    assistant = make_assistant(max_size, timeout, allow_private)
     with progress_bar("fetching" if "://" in source else "parsing") as progress:
         result = assistant.ingest(source, name=name, progress=progress, force=force)
     console.print(ingest_message(result))

@@ -5,8 +5,7 @@ from typing import Annotated
 
 import typer
 
-from assistant.foundation.settings import Settings
-from assistant.frontends.cli.common import console, friendly_errors
+from assistant.frontends.cli.common import command_settings, console, friendly_errors
 
 
 @friendly_errors
@@ -17,10 +16,13 @@ def serve(
         "--allow-origin", metavar="URL", help="A web origin whose pages may call the API (repeatable).")] = None,
     threads: Annotated[int, typer.Option(
         min=1, help="Torch threads for the models (1: short inputs gain nothing from more).")] = 1,
+    allow_private: Annotated[bool, typer.Option(
+        "--allow-private", help="Let an ingested URL (or a redirect) lead to this machine or a private network "
+                                "(also ASSISTANT_ALLOW_PRIVATE=1).")] = False,
 ) -> None:
     """Serve the HTTP API (docs/api.md) on one warm engine; `ask`, `label` and `policies` then use it."""
     from assistant.frontends.api import serve as serve_api  # lazy: FastAPI and the engine load only here
 
-    serve_api(Settings.from_env(), host, port, allow_origin or (), threads,
+    serve_api(command_settings(allow_private=allow_private), host, port, allow_origin or (), threads,
               say=lambda line: console.print(line, markup=False, soft_wrap=True))
 
