@@ -12,7 +12,8 @@ while its transaction (and the profile computed inside it) runs and as it commit
   "X stored as version N (kept)" mean that version exists, "Removed X" that it is gone, "the store is
   unchanged" that every version and index file is as before.
 
-Then the hostile servers: `assistant ingest URL --timeout 3` against a server that sends the body a few bytes
+With `--readers N`, N threads run `assistant policies --json` and `assistant search` on the store all along:
+every read must succeed. Then the hostile servers: `assistant ingest URL --timeout 3` against a server that sends the body a few bytes
 every 0.4 s, and one that sends a header line every 0.4 s; the time each takes to fail is printed beside the
 time a plain refused connection takes (the yardstick: the command's own start-up).
 """
@@ -160,10 +161,38 @@ def hostile_fetches(env: dict[str, str]) -> dict[str, float]:
     return timings
 
 
+class Readers:
+    """`n` threads running `assistant policies --json` and `assistant search` on the store, over and over, while
+    the rounds write and die: every read must succeed (no "locked", no damage seen) and parse."""
+
+    def __init__(self, n: int, env: dict[str, str]) -> None:
+        self.env, self.reads, self.failures = env, 0, []
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._read, args=(i,), daemon=True) for i in range(n)]
+        for thread in self._threads:
+            thread.start()
+
+    def _read(self, i: int) -> None:
+        commands = (["policies", "--json"], ["search", "keep your data", "--top", "3"])
+        while not self._stop.is_set():
+            command = commands[(self.reads + i) % 2]
+            result = subprocess.run([*CLI, *command], env=self.env, capture_output=True, text=True, check=False)
+            self.reads += 1
+            if result.returncode != 0 or (command[0] == "policies" and not isinstance(json.loads(result.stdout
+                                                                                                 or "null"), list)):
+                self.failures.append(f"{' '.join(command)}: exit {result.returncode}: {result.stderr.strip()[:200]}")
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(120)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=102)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--readers", type=int, default=0, help="concurrent CLI readers during the rounds")
     parser.add_argument("--out", type=Path, help="also write the numbers as JSON")
     arguments = parser.parse_args()
     rng = random.Random(arguments.seed)
@@ -174,6 +203,7 @@ def main() -> None:
         home = scratch / "home"
         env = dict(os.environ, ASSISTANT_HOME=str(home), COLUMNS="200")
         subprocess.run([*CLI, "ingest", str(POLICIES[0]), "--name", "base"], env=env, check=True, capture_output=True)
+        readers = Readers(arguments.readers, env)
         for round_ in range(arguments.rounds):
             kind = SIGNALS[round_ % 3]
             operation = OPERATIONS[(round_ // 3) % 4]
@@ -196,6 +226,10 @@ def main() -> None:
                 failures.append(f"{line}: {damage + wrong}; stderr: {stderr.strip()[:200]}")
             if operation == "repair" and problems_after:
                 subprocess.run([*CLI, "repair"], env=env, check=False, capture_output=True)
+        readers.stop()
+        print(f"\nconcurrent reads: {readers.reads}, failed: {len(readers.failures)}")
+        for failure in readers.failures[:20]:
+            print("READ FAILED", failure)
         print("\nhostile servers (ingest URL --timeout 3):")
         timings = hostile_fetches(env)
     print(f"\n{arguments.rounds} rounds: " + ", ".join(f"{a} {b}".strip() + f": {v}" for (a, b), v in
@@ -205,7 +239,8 @@ def main() -> None:
     if arguments.out:
         arguments.out.write_text(json.dumps({"rounds": arguments.rounds, "tally": {f"{a} {b}".strip(): v for (a, b), v in
                                                                                           tally.items()},
-                                             "failures": failures, "hostile_seconds": timings}, indent=2) + "\n")
+                                             "failures": failures, "hostile_seconds": timings,
+                                             "reads": readers.reads, "read_failures": readers.failures}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -96,11 +96,12 @@ class IngestPipeline:
         existing = self._latest_or_none(name)
         if existing and existing.sha256 == sha256 and self.store.pipeline(existing) == TAGGING_PIPELINE:
             return self._unchanged(existing, name, started)
+        screening = check_screening(document, shown, force)  # before splitting: a refused text costs no split
         policy = build_policy(document, self.limits.max_sentences, self.limits.max_paragraph_chars)
         if not policy.sentences:
             raise InputFileError(f"{shown}: no sentences found in the visible text.")
         deadline.check("splitting sentences")
-        provenance = provenance_of(document, check_screening(document, shown, force))
+        provenance = provenance_of(document, screening)
         version, added = self._store(policy, name, source, sha256, progress, provenance, deadline)
         return IngestResult(version, not added, time.perf_counter() - started, requested_name=name,
                             warning=loss_warning_of(document))
@@ -118,16 +119,22 @@ class IngestPipeline:
         document = parse_bytes(page.content, page.kind, page.url, self.limits.max_html_depth)
         deadline.check("parsing")
         sha256 = hashlib.sha256(page.content).hexdigest()
-        policy = build_policy(document, self.limits.max_sentences, self.limits.max_paragraph_chars)
         from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the page is checked (see above)
 
         existing = self._latest_or_none(name)
-        if existing and self.store.pipeline(existing) == TAGGING_PIPELINE and (
-                existing.sha256 == sha256 or self.store.policy_text(existing.id) == policy.text):
+        current = existing is not None and self.store.pipeline(existing) == TAGGING_PIPELINE
+        if current and existing.sha256 == sha256:
             return self._unchanged(existing, name, started)
+        # A page new to this name is screened before it is split (a refused page costs no split); one stored
+        # before is split first, to find it unchanged by its text whatever screening says of it now.
+        screening = None if current else check_screening(document, page.url, force)
+        policy = build_policy(document, self.limits.max_sentences, self.limits.max_paragraph_chars)
+        if current and self.store.policy_text(existing.id) == policy.text:
+            return self._unchanged(existing, name, started)
+        screening = screening or check_screening(document, page.url, force)
         if not policy.sentences:
             raise InputFileError(f"{page.url}: no sentences found in the visible text.")
-        provenance = provenance_of(document, check_screening(document, page.url, force), page)
+        provenance = provenance_of(document, screening, page)
         version, added = self._store(policy, name, page.url, sha256, progress, provenance, deadline)
         return IngestResult(version, not added, time.perf_counter() - started, requested_name=name,
                             warning=loss_warning_of(document))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from assistant.engine import Assistant
-from assistant.foundation.errors import AssistantError, IngestLimitError, InputFileError
+from assistant.foundation.errors import AssistantError, IngestLimitError, InputFileError, NotAPolicyError
 from assistant.foundation.limits import IngestLimits
 from assistant.foundation.settings import Settings
 from tests.support.cli import cli_env
@@ -121,3 +121,18 @@ def test_cli_reports_a_limit_as_one_error_line(tmp_path):
     expected = ("error: The policy has more than 5 sentences, the most one ingest accepts (raise the limit with "
                 "the ASSISTANT_MAX_SENTENCES environment variable).")
     assert result.stderr.strip().splitlines() == [expected]
+
+
+def test_a_text_screening_refuses_is_refused_before_it_is_split(home, tmp_path, monkeypatch):
+    """Issue 42: a megabyte of ". " took minutes to split into sentences before screening said it has no words."""
+    from assistant.ingest import pipeline
+
+    splits, split = [], pipeline.build_policy
+    monkeypatch.setattr(pipeline, "build_policy", lambda *args, **kwargs: splits.append(args) or
+                        split(*args, **kwargs))
+    dots = tmp_path / "dots.txt"
+    dots.write_text(". " * 500_000)
+    assistant = bare_assistant(home)
+    with pytest.raises(NotAPolicyError, match="only 0 words"):
+        assistant.ingest(dots)
+    assert splits == [] and no_model_loaded(assistant)
