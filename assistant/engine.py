@@ -212,7 +212,8 @@ class Assistant:
     def ingest(self, source: Path | str, name: str | None = None,
                progress: ProgressCallback | None = None, force: bool = False) -> IngestResult:
         """Parse, screen, split, embed and store a policy file, or a page fetched from a `scheme://` URL, as a
-        new version of `name` (default: the file's stem, or the URL's host without "www."). A document that
+        new version of `name` (default: the file's stem; for a URL, the policy already fetched from it, else the
+        organisation its title names or its host, never the name of another document: `ingest.naming`). A document that
         is not an English privacy policy is refused with the reason unless `force`."""
         if isinstance(source, str) and looks_like_url(source):
             return self.ingest_pipeline.run_url(source, name, progress, force)

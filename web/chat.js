@@ -374,7 +374,7 @@
   }
 
   function added(data) {
-    var text = "Added " + data.name + " (" + data.sentences + " sentences)";
+    var text = "Added " + data.name + " (" + data.sentences + " sentences" + (data.named ? "; " + data.named : "") + ")";
     if (data.unchanged) text += ", the same as its stored version";
     show(text + "." + (data.warning ? " " + data.warning : ""), false);
     form.reset();

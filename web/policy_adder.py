@@ -209,4 +209,4 @@ class PolicyAdder:
             raise RequestError(status, message) from None
         version = result.version
         return {"name": version.name, "version": version.version, "sentences": version.n_sentences,
-                "unchanged": result.unchanged, "warning": result.warning}
+                "unchanged": result.unchanged, "warning": result.warning, "named": result.name_note}

@@ -404,8 +404,9 @@ def ingest_message(result: IngestResult) -> str:
                 f"index was rebuilt from the stored sentences in {result.seconds:.1f} s.")
     if result.unchanged:
         return f"{version.name}{case_note}: unchanged (identical to version {version.version}); nothing to do."
+    named = f" ({result.name_note}; --name chooses another)" if result.name_note else ""
     return (f"Ingested {version.name} version {version.version}{case_note}: {version.n_sections} sections, "
-            f"{version.n_sentences} sentences in {result.seconds:.1f} s.")
+            f"{version.n_sentences} sentences in {result.seconds:.1f} s{named}.")
 
 
 def removal_message(name: str, removed: int) -> str:

@@ -80,11 +80,6 @@ def looks_like_url(source: str) -> bool:
     return _URL_LIKE.match(source) is not None
 
 
-def default_name(url: str) -> str:
-    """The policy name for a URL when none is given: its host without a leading "www."."""
-    return (urlsplit(url).hostname or "").removeprefix("www.")
-
-
 def fetch(url: str, limits: FetchLimits) -> FetchedPage:
     """GET `url` and return its body; every failure is a one-line `FetchError` naming the URL."""
     import httpx2 as httpx  # ~15 ms with http.client and http.cookiejar: only when a page is fetched, not

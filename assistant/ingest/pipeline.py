@@ -13,8 +13,9 @@ from assistant.foundation.limits import Deadline, IngestLimits
 from assistant.foundation.sentences import build_policy
 from assistant.foundation.text import BIDI_CONTROLS, has_controls
 from assistant.foundation.types import Document, ParsedPolicy, PolicyVersion, ProgressCallback, Provenance
-from assistant.ingest.fetch import FetchedPage, FetchLimits, default_name, fetch
+from assistant.ingest.fetch import FetchedPage, FetchLimits, fetch
 from assistant.ingest.html_content import loss_warning
+from assistant.ingest.naming import distinct_name, name_for_page
 from assistant.ingest.parsing import load_document, parse_bytes, parse_upload, upload_name
 from assistant.ingest.screening import Screening, screen, visible_text
 from assistant.store.database import ProfileMaker, Store
@@ -38,6 +39,7 @@ class IngestResult:
     repaired: bool = False
     requested_name: str = ""
     warning: str | None = None  # the loss check's, when much of a web page's visible text was left out
+    name_note: str | None = None  # how a fetched page's name was chosen, when the user gave none
 
 
 class IngestPipeline:
@@ -113,11 +115,12 @@ class IngestPipeline:
         Unchanged when the latest version has the same bytes or the same cleaned text (a page's markup
         may change on every request: tokens, timestamps), so nothing is stored then."""
         started = time.perf_counter()
-        name = validate_name(name if name is not None else default_name(url))
+        requested = validate_name(name) if name is not None else None  # a bad name is refused before the fetch
         deadline = Deadline(self.limits.max_seconds)
         page = fetch(url, self.fetch_limits)
         document = parse_bytes(page.content, page.kind, page.url, self.limits.max_html_depth)
         deadline.check("parsing")
+        name, name_note = (requested, None) if requested is not None else self._page_name(document, page)
         sha256 = hashlib.sha256(page.content).hexdigest()
         from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the page is checked (see above)
 
@@ -137,7 +140,28 @@ class IngestPipeline:
         provenance = provenance_of(document, screening, page)
         version, added = self._store(policy, name, page.url, sha256, progress, provenance, deadline)
         return IngestResult(version, not added, time.perf_counter() - started, requested_name=name,
-                            warning=loss_warning_of(document))
+                            warning=loss_warning_of(document), name_note=name_note if added else None)
+
+    def _page_name(self, document: Document, page: FetchedPage) -> tuple[str, str | None]:
+        """The name for a fetched page the user named not: the name of the policy already read from the same URL,
+        else its organisation (`naming`), made distinct from the names of other documents; and a note saying so."""
+        sources = list(dict.fromkeys([page.url, page.requested_url]))
+        stored = self.store.name_of_source(sources)
+        if stored is not None:
+            return stored, None
+        heading = next((block.text for block in document.blocks if block.is_heading), None)
+        chosen = name_for_page(document.title or heading, page.url)
+        base = validate_name(chosen.name)
+
+        def same_document(candidate: str) -> bool | None:
+            existing = self._latest_or_none(candidate)
+            return None if existing is None else bool({existing.source_path, existing.requested_url} & set(sources))
+
+        name = validate_name(distinct_name(base, same_document))
+        found = "the page's title" if chosen.source == "title" else "its address"
+        if name != base:
+            return name, f"named after {found}: \"{base}\" already holds another document"
+        return name, f"named after {found}"
 
     def store_policy(self, policy: ParsedPolicy, name: str, source: str, sha256: str,
                      progress: ProgressCallback | None = None) -> PolicyVersion:

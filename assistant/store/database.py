@@ -370,6 +370,18 @@ class Store:
         return [row[0] for row in self.db.execute("SELECT name FROM policies ORDER BY name COLLATE NOCASE")]
 
     @reported
+    def name_of_source(self, sources: list[str]) -> str | None:
+        """The policy whose latest version was read from one of `sources` (a fetched page's final or requested
+        URL), or None: the name a page fetched again is stored under."""
+        marks = ", ".join("?" * len(sources))
+        row = self.db.execute(
+            f"SELECT p.name FROM versions v JOIN policies p ON p.id = v.policy_id "
+            f"WHERE v.version = (SELECT MAX(version) FROM versions WHERE policy_id = v.policy_id) "
+            f"AND (v.source_path IN ({marks}) OR v.requested_url IN ({marks})) ORDER BY v.id DESC LIMIT 1",
+            [*sources, *sources]).fetchone()
+        return row[0] if row else None
+
+    @reported
     def get_version(self, name: str, version: int | None = None) -> PolicyVersion:
         """The given version of a policy (the latest when `version` is None). Names match without
         regard to case."""

@@ -16,7 +16,6 @@ from assistant.ingest.fetch import (
     _GuardedNetwork,
     _refusal_reason,
     _RefusedAddress,
-    default_name,
     fetch,
     is_public_address,
     looks_like_url,
@@ -200,11 +199,9 @@ def test_a_redirect_to_another_scheme_is_refused(server: PolicyServer):
         fetch(server.url("/to-ftp"), LIMITS)
 
 
-def test_urls_and_default_names():
+def test_urls_are_told_from_paths():
     assert looks_like_url("https://www.example.com/privacy") and looks_like_url("ftp://x")
     assert not looks_like_url("policy.html") and not looks_like_url("/tmp/a://b")
-    assert default_name("https://www.Example.com/privacy?x=1") == "example.com"
-    assert default_name("http://127.0.0.1:8080/p") == "127.0.0.1"
 
 
 def test_cli_reports_a_failed_fetch_in_one_line_and_stores_nothing(server: PolicyServer, tmp_path: Path):
@@ -252,18 +249,18 @@ def test_a_url_is_ingested_once_and_again_only_when_its_text_changes(server: Pol
     server.pages["/policy"] = ("text/html; charset=utf-8", POLICY_HTML.encode())
     first = assistant.ingest(server.url("/redirect/2"), force=True)  # a 34-word fixture: screening would refuse it
     version = first.version
-    assert not first.unchanged and (version.name, version.version) == ("127.0.0.1", 1)
+    assert not first.unchanged and (version.name, version.version) == ("Example", 1)  # its title's organisation
     assert version.source_path == server.url("/policy")  # the final URL
     assert version.requested_url == server.url("/redirect/2")
     assert version.fetched_at is not None and version.fetched_at.endswith("+00:00")
-    assert assistant.version("127.0.0.1") == version
+    assert assistant.version("Example") == version
     # the same bytes, then the same text under other markup (a page's tokens change on every request)
     assert assistant.ingest(server.url("/redirect/2")).unchanged
     server.pages["/policy"] = ("text/html", POLICY_HTML.replace("<body>", "<body><!-- nonce 81f3 -->").encode())
     assert assistant.ingest(server.url("/redirect/2")).unchanged
     server.pages["/policy"] = ("text/html", POLICY_HTML.replace("two years", "five years").encode())
-    second = assistant.ingest(server.url("/policy"), name="127.0.0.1", force=True)
+    second = assistant.ingest(server.url("/policy"), force=True)  # fetched from this URL before: the same name
     assert not second.unchanged and second.version.version == 2
     assert second.version.requested_url == second.version.source_path == server.url("/policy")
-    assert "five years" in assistant.ask("How long do you keep my data?", policy="127.0.0.1").answer
-    assert "two years" in assistant.ask("How long do you keep my data?", policy="127.0.0.1", version=1).answer
+    assert "five years" in assistant.ask("How long do you keep my data?", policy="Example").answer
+    assert "two years" in assistant.ask("How long do you keep my data?", policy="Example", version=1).answer

@@ -34,7 +34,8 @@ def ingest(
     source: Annotated[str, typer.Argument(
         metavar="PATH_OR_URL", help="Policy file (.html, .htm, .md, .txt or .pdf) or an http(s) URL.")],
     name: Annotated[str | None, typer.Option(
-        help="Name to store it under (default: the file name, or the URL's host without www.).")] = None,
+        help="Name to store it under (default: the file name; for a URL, the organisation its title names, else "
+             "its host, and never another document's name).")] = None,
     max_size: Annotated[int | None, typer.Option(
         help="Largest file or page accepted, in bytes (default 10 MB).")] = None,
     timeout: Annotated[float | None, typer.Option(
