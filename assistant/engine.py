@@ -15,7 +15,7 @@ from assistant.answering.label import PrivacyLabel, build_label
 from assistant.foundation.errors import AssistantError, DamagedIndexError, UnknownPolicyError
 from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
 from assistant.foundation.types import Answer, ParsedPolicy, PolicyProfile, PolicyVersion, ProgressCallback
-from assistant.ingest.fetch import CONNECT_TIMEOUT, FetchLimits, looks_like_url
+from assistant.ingest.fetch import CONNECT_TIMEOUT, FetchLimits, looks_like_url, site_url
 from assistant.store.database import PolicySummary, Store, damage_message
 from assistant.understanding.graph import Statement, policy_graph
 from assistant.understanding.validation import require_utf8, validate_question
@@ -217,6 +217,8 @@ class Assistant:
         is not an English privacy policy is refused with the reason unless `force`."""
         if isinstance(source, str) and looks_like_url(source):
             return self.ingest_pipeline.run_url(source, name, progress, force)
+        if isinstance(source, str) and not Path(source).exists() and (site := site_url(source)):
+            return self.ingest_pipeline.run_url(site, name, progress, force)  # "duolingo.com": its home page first
         return self.ingest_pipeline.run(Path(source), name, progress, force)
 
     def ingest_url(self, url: str, name: str | None = None, progress: ProgressCallback | None = None,

@@ -376,7 +376,7 @@
   function added(data) {
     var text = "Added " + data.name + " (" + data.sentences + " sentences" + (data.named ? "; " + data.named : "") + ")";
     if (data.unchanged) text += ", the same as its stored version";
-    show(text + "." + (data.warning ? " " + data.warning : ""), false);
+    show((data.found ? "Found: " + data.found + ". " : "") + text + "." + (data.warning ? " " + data.warning : ""), false);
     form.reset();
     loadPolicies().then(function () { send("/choose_policy" + JSON.stringify({ policy_name: data.name }), ""); });
   }

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from assistant.engine import Assistant
 from assistant.foundation.errors import AssistantError, NotAPolicyError, StoreError
 from assistant.foundation.settings import Settings
+from assistant.ingest.fetch import site_url
 
 UPLOAD_SUFFIXES = (".html", ".htm", ".md", ".txt", ".pdf")
 MAX_JSON_BYTES = 16 * 1024
@@ -74,7 +75,8 @@ class Progress:
 # -- reading the request --------------------------------------------------------------------------
 
 def parse_json(body: bytes) -> AddRequest:
-    """`{"url": "https://…", "name": optional}`: only an http(s) URL, never a path on the server."""
+    """`{"url": "https://…" or "duolingo.com", "name": optional}`: only an http(s) URL or a site's address, never a
+    path on the server."""
     try:
         data = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -83,8 +85,11 @@ def parse_json(body: bytes) -> AddRequest:
         raise RequestError(HTTPStatus.BAD_REQUEST, 'Send {"url": "https://…"} with the policy\'s address.')
     url = data["url"].strip()
     parts = urlsplit(url)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise RequestError(HTTPStatus.BAD_REQUEST, "The address must be a web address starting with http:// or https://.")
+    if "://" not in url and site_url(url):  # a site's address ("duolingo.com"): its policy is found from its home page
+        url = site_url(url)
+    elif parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise RequestError(HTTPStatus.BAD_REQUEST, "The address must be a site (duolingo.com) or a web address "
+                           "starting with http:// or https://.")
     return AddRequest(name=_optional_name(data.get("name")), url=url)
 
 
@@ -209,4 +214,5 @@ class PolicyAdder:
             raise RequestError(status, message) from None
         version = result.version
         return {"name": version.name, "version": version.version, "sentences": version.n_sentences,
-                "unchanged": result.unchanged, "warning": result.warning, "named": result.name_note}
+                "unchanged": result.unchanged, "warning": result.warning, "named": result.name_note,
+                "found": result.found}

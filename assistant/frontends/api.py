@@ -41,6 +41,7 @@ from assistant.foundation.types import ProgressCallback
 from assistant.frontends import connections
 from assistant.frontends.jobs import IngestJobs
 from assistant.frontends.render import ingest_message, policy_row, removal_message
+from assistant.ingest.fetch import site_url
 from assistant.understanding.validation import require_utf8, validate_question
 
 if TYPE_CHECKING:
@@ -191,7 +192,8 @@ def _ingest_reply(result: IngestResult) -> dict[str, Any]:
     version = result.version
     return {"name": version.name, "version": version.version, "sections": version.n_sections,
             "sentences": version.n_sentences, "unchanged": result.unchanged, "repaired": result.repaired,
-            "seconds": round(result.seconds, 3), "message": ingest_message(result), "warning": result.warning}
+            "seconds": round(result.seconds, 3), "message": ingest_message(result), "warning": result.warning,
+            "found": result.found}
 
 
 def _use_threads(threads: int) -> None:
@@ -286,10 +288,14 @@ def _host_name(host: str) -> str:
 
 
 def _http_url(url: str) -> str:
-    """`url` if it is an http(s) URL; a path on the server (or any other scheme) is refused."""
+    """`url` if it is an http(s) URL, a site's home page for its address ("duolingo.com"); a path on the server
+    (or any other scheme) is refused."""
     if urlsplit(url.strip()).scheme.lower() not in ("http", "https"):
-        raise AssistantError(f"Ingest takes an http(s) URL or an uploaded file, not {url!r}: the server never "
-                             "reads its own files by path.")
+        site = site_url(url) if "://" not in url else None
+        if site is None:
+            raise AssistantError(f"Ingest takes an http(s) URL, a site's address or an uploaded file, not {url!r}: "
+                                 "the server never reads its own files by path.")
+        return site
     return url.strip()
 
 

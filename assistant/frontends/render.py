@@ -403,9 +403,11 @@ def ingest_message(result: IngestResult) -> str:
         return (f"{version.name}{case_note}: unchanged (identical to version {version.version}); its damaged "
                 f"index was rebuilt from the stored sentences in {result.seconds:.1f} s.")
     if result.unchanged:
-        return f"{version.name}{case_note}: unchanged (identical to version {version.version}); nothing to do."
+        found = f"Found: {result.found}. " if result.found else ""
+        return f"{found}{version.name}{case_note}: unchanged (identical to version {version.version}); nothing to do."
     named = f" ({result.name_note}; --name chooses another)" if result.name_note else ""
-    return (f"Ingested {version.name} version {version.version}{case_note}: {version.n_sections} sections, "
+    found = f"Found: {result.found}. " if result.found else ""
+    return (f"{found}Ingested {version.name} version {version.version}{case_note}: {version.n_sections} sections, "
             f"{version.n_sentences} sentences in {result.seconds:.1f} s{named}.")
 
 

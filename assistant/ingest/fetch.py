@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from assistant.foundation.errors import FetchError
 
@@ -33,6 +33,8 @@ DEFAULT_TIMEOUT = 30.0  # seconds for the whole fetch
 CONNECT_TIMEOUT = 10.0
 _CHUNK_BYTES = 64 * 1024
 _URL_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_HOST = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}$", re.IGNORECASE)
+_FILE_SUFFIXES = frozenset({"html", "htm", "md", "txt", "pdf", "markdown", "text"})  # "policy.html" is no site
 # Media type → the parser's kind (`assistant.ingest.parsing.parse_bytes`).
 CONTENT_KINDS = {
     "text/html": "html",
@@ -78,6 +80,15 @@ class FetchedPage:
 def looks_like_url(source: str) -> bool:
     """Whether `source` is written as a URL (`scheme://...`) rather than a file path."""
     return _URL_LIKE.match(source) is not None
+
+
+def site_url(source: str) -> str | None:
+    """The home page of a site written without a scheme ("duolingo.com", "www.duolingo.com/en"), or None when
+    `source` does not read as one (a file name such as "policy.html" does not)."""
+    host, _, path = source.strip().partition("/")
+    if not _HOST.match(host) or host.rsplit(".", 1)[1].lower() in _FILE_SUFFIXES:
+        return None
+    return urlunsplit(("https", host.lower(), "/" + path, "", ""))
 
 
 def fetch(url: str, limits: FetchLimits) -> FetchedPage:

@@ -1,6 +1,7 @@
 """The ingest pipeline: read a file or fetch a URL → parse → split into sentences → embed and tag → store."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
 from collections.abc import Callable
@@ -8,11 +9,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assistant.foundation.errors import IngestLimitError, InputFileError, NotAPolicyError, UnknownPolicyError
+from assistant.foundation.errors import (
+    FetchError,
+    IngestLimitError,
+    InputFileError,
+    NotAPolicyError,
+    UnknownPolicyError,
+)
 from assistant.foundation.limits import Deadline, IngestLimits
 from assistant.foundation.sentences import build_policy
 from assistant.foundation.text import BIDI_CONTROLS, has_controls
 from assistant.foundation.types import Document, ParsedPolicy, PolicyVersion, ProgressCallback, Provenance
+from assistant.ingest.discovery import policy_links, well_known_urls
 from assistant.ingest.fetch import FetchedPage, FetchLimits, fetch
 from assistant.ingest.html_content import loss_warning
 from assistant.ingest.naming import distinct_name, name_for_page
@@ -25,6 +33,7 @@ if TYPE_CHECKING:  # tagging imports the models (torch, seconds): a bad file is 
     from assistant.ingest.tagging import SentenceTagging
 
 MAX_NAME_CHARS = 100
+MAX_LINKS_FOLLOWED = 3  # the best links of a page that is not a policy, tried in turn
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,7 @@ class IngestResult:
     requested_name: str = ""
     warning: str | None = None  # the loss check's, when much of a web page's visible text was left out
     name_note: str | None = None  # how a fetched page's name was chosen, when the user gave none
+    found: str | None = None  # how the policy was found from another page of its site (`discovery`)
 
 
 class IngestPipeline:
@@ -109,17 +119,29 @@ class IngestPipeline:
                             warning=loss_warning_of(document))
 
     def run_url(self, url: str, name: str | None = None, progress: ProgressCallback | None = None,
-                force: bool = False) -> IngestResult:
-        """Fetch an http(s) URL and store it as a new version of `name` (default: the host without "www.").
+                force: bool = False, follow_links: bool = True) -> IngestResult:
+        """Fetch an http(s) URL and store it as a new version of `name` (default: `_page_name`).
 
         Unchanged when the latest version has the same bytes or the same cleaned text (a page's markup
-        may change on every request: tokens, timestamps), so nothing is stored then."""
+        may change on every request: tokens, timestamps), so nothing is stored then. A page screening refuses
+        (a site's home page, say) is searched for the link to its site's privacy policy, which is stored instead
+        (`follow_links`; `discovery`); the result says how it was found."""
         started = time.perf_counter()
         requested = validate_name(name) if name is not None else None  # a bad name is refused before the fetch
         deadline = Deadline(self.limits.max_seconds)
         page = fetch(url, self.fetch_limits)
         document = parse_bytes(page.content, page.kind, page.url, self.limits.max_html_depth)
         deadline.check("parsing")
+        try:
+            return self._store_page(page, document, requested, progress, force, deadline, started)
+        except NotAPolicyError as refusal:
+            if not follow_links or page.kind != "html":
+                raise
+            return self._follow_to_policy(page, refusal, requested, progress)
+
+    def _store_page(self, page: FetchedPage, document: Document, requested: str | None,
+                    progress: ProgressCallback | None, force: bool, deadline: Deadline,
+                    started: float) -> IngestResult:
         name, name_note = (requested, None) if requested is not None else self._page_name(document, page)
         sha256 = hashlib.sha256(page.content).hexdigest()
         from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy: after the page is checked (see above)
@@ -141,6 +163,27 @@ class IngestPipeline:
         version, added = self._store(policy, name, page.url, sha256, progress, provenance, deadline)
         return IngestResult(version, not added, time.perf_counter() - started, requested_name=name,
                             warning=loss_warning_of(document), name_note=name_note if added else None)
+
+    def _follow_to_policy(self, page: FetchedPage, refusal: NotAPolicyError, name: str | None,
+                          progress: ProgressCallback | None) -> IngestResult:
+        """Store the privacy policy a refused page links to (the best of `discovery.policy_links`, else the site's
+        usual paths), saying how it was found; when none is one, the refusal says what was tried."""
+        links = policy_links(page.content.decode("utf-8", "replace"), page.url)
+        tries = [(link.url, link.how) for link in links[:MAX_LINKS_FOLLOWED]] or [
+            (url, "the site's usual address for it") for url in well_known_urls(page.url)]
+        tried = []
+        for url, how in tries:
+            try:
+                result = self.run_url(url, name, progress, follow_links=False)
+            except (NotAPolicyError, FetchError) as failure:
+                tried.append(f"{url} ({_short_reason(failure)})")
+                continue
+            others = [link.url for link in links if link.url != url][:3]
+            found = (f"{page.url} is not a privacy policy; {how} leads to it"
+                     + (f" (other candidates: {', '.join(others)})" if others else ""))
+            return dataclasses.replace(result, found=found)
+        raise NotAPolicyError(f"{refusal} It links no page that is a privacy policy either "
+                              f"(tried: {'; '.join(tried)}).") from None
 
     def _page_name(self, document: Document, page: FetchedPage) -> tuple[str, str | None]:
         """The name for a fetched page the user named not: the name of the policy already read from the same URL,
@@ -247,3 +290,10 @@ def _bytes_needed(policy: ParsedPolicy) -> int:
     """About what storing `policy` writes: its text three times (the version, its sentences, the WAL) and
     a vector row and its tags per sentence, plus a megabyte of slack."""
     return 3 * len(policy.text.encode()) + 4096 * len(policy.sentences) + 1_000_000
+
+
+def _short_reason(failure: Exception) -> str:
+    """The reason part of a refusal or fetch error ("Not stored: URL: reason. Pass …" → "reason")."""
+    text = str(failure)
+    text = text.split(": ", 2)[-1] if text.startswith(("Not stored:", "Cannot fetch")) else text
+    return text.split(". ", 1)[0].rstrip(".")

@@ -203,7 +203,8 @@ def test_other_origins_other_content_types_and_server_paths_are_refused(server):
     assert server.post(json.dumps(policy).encode(), "text/plain")[0] == 415  # what a cross-site form can send
     for path in ("/etc/passwd", "file:///etc/passwd", str(EXAMPLES / "amazon.com.html"), "ftp://127.0.0.1/p"):
         assert server.post_json({"url": path}) == (
-            400, {"error": "The address must be a web address starting with http:// or https://."})
+            400, {"error": "The address must be a site (duolingo.com) or a web address starting with http:// or "
+                           "https://."})
     assert server.post(b"{not json", "application/json") == (400, {"error": "The request is not valid JSON."})
     assert server.upload("policy.exe", b"MZ")[1] == {"error": "Only .html, .htm, .md, .txt and .pdf files can be added."}
     assert server.post(*multipart([("name", None, b"x")])) == (

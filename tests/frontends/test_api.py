@@ -149,7 +149,7 @@ def test_a_path_on_the_server_is_never_read(served):
     before = httpx.get(f"{served.url}/policies").json()
     for source in (str(AMAZON), f"file://{AMAZON}", "../examples/policies/amazon.com.html", "ftp://127.0.0.1/x"):
         reply = httpx.post(f"{served.url}/ingest", data={"url": source, "name": "sneaky", "force": "true"})
-        assert_error(reply, 400, "http(s) URL or an uploaded file")
+        assert_error(reply, 400, "never reads its own files by path")
     # a file name with folders is only a name: its last part gives the kind, nothing is opened
     reply = httpx.post(f"{served.url}/ingest", files={"file": (str(AMAZON), b"")}, data={"name": "sneaky"})
     assert_error(reply, 400, "amazon.com.html", "empty")

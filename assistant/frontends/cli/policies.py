@@ -32,7 +32,8 @@ from assistant.understanding.validation import require_utf8
 @friendly_errors
 def ingest(
     source: Annotated[str, typer.Argument(
-        metavar="PATH_OR_URL", help="Policy file (.html, .htm, .md, .txt or .pdf) or an http(s) URL.")],
+        metavar="PATH_OR_URL", help="Policy file (.html, .htm, .md, .txt or .pdf), an http(s) URL, or a site "
+                                    "(duolingo.com): a page that is not a policy leads to the policy it links.")],
     name: Annotated[str | None, typer.Option(
         help="Name to store it under (default: the file name; for a URL, the organisation its title names, else "
              "its host, and never another document's name).")] = None,
