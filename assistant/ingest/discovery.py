@@ -11,6 +11,7 @@ settings pages are not the policy. When the page links none, the site's usual pa
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -22,6 +23,12 @@ WELL_KNOWN_PATHS = ("/privacy", "/privacy-policy", "/legal/privacy")
 _POLICY_WORDS = re.compile(r"\bprivacy\s+(?:policy|notice|statement)\b|\bdata\s+protection\s+(?:policy|notice)\b",
                            re.IGNORECASE)
 _PRIVACY_WORD = re.compile(r"\bprivacy\b", re.IGNORECASE)
+# A link whose words are the policy's name and nothing more ("Privacy Policy", "Privacy notice").
+_PLAIN_POLICY = re.compile(r"(?:our\s+|the\s+)?(?:privacy\s+(?:policy|notice|statement)|data\s+protection\s+"
+                           r"(?:policy|notice))", re.IGNORECASE)
+# Privacy notices for other people or other data than a service's users in general: not the site's policy.
+_OTHER_AUDIENCES = re.compile(r"\b(?:health|children'?s?|kids|candidates?|applicants?|job|careers?|employees?|staff|"
+                              r"suppliers?|vendors?|investors?|california|cookies?|biometric)\b", re.IGNORECASE)
 # Links about privacy that are not the policy: choices and opt-out pages, cookie settings, help articles.
 _NOT_THE_POLICY = re.compile(r"\b(?:choices?|settings|preferences|opt[- ]?out|do not sell|request|center|centre|"
                              r"cookies?|help|faq|shield|sandbox|enhanced)\b", re.IGNORECASE)
@@ -68,13 +75,16 @@ def well_known_urls(page_url: str) -> list[str]:
 
 
 def _anchor_score(anchor: LexborNode) -> tuple[int, str]:
-    words = " ".join((anchor.text(separator=" ") or "").split())
+    text = "".join(c for c in anchor.text(separator=" ") or "" if unicodedata.category(c) != "Cf")  # U+2060 …
+    words = " ".join(text.split())
     label = words or anchor.attributes.get("aria-label") or anchor.attributes.get("title") or ""
     href = anchor.attributes.get("href") or ""
     if _NOT_THE_POLICY.search(label) and not _POLICY_WORDS.search(label):
         return 0, ""
     if _POLICY_WORDS.search(label):
-        return 80, f'the link "{label[:60]}"'
+        if _OTHER_AUDIENCES.search(label):
+            return 50, f'the link "{label[:60]}"'
+        return (85 if _PLAIN_POLICY.fullmatch(label.strip(" .:")) else 80), f'the link "{label[:60]}"'
     if _PRIVACY_WORD.search(label):
         return 60, f'the link "{label[:60]}"'
     last = PurePosixPath(urlsplit(href).path).name.lower()

@@ -2,6 +2,8 @@
 and stored; a page that links none says what was tried."""
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 
 from assistant.foundation.errors import NotAPolicyError
@@ -74,3 +76,13 @@ def test_without_a_link_the_usual_address_is_tried_and_a_site_without_one_says_w
         result = assistant.ingest(server.url("/"))
         assert result.version.source_path == server.url("/privacy-policy")
         assert "the site's usual address for it" in result.found
+
+
+def test_the_plain_policy_link_ranks_above_notices_for_other_people_or_data():
+    page = """<footer><a href="/health-privacy">Consumer Health Data Privacy Policy</a>
+    <a href="/jobs/privacy">Candidate Privacy Notice</a> <a href="/ca">California Privacy Notice</a>
+    <a href="/acme-privacy">Acme Privacy Policy</a> <a href="/privacy">Privacy Policy\u2060</a></footer>"""
+    links = policy_links(page, "https://acme.example/terms")
+    assert [urlsplit(link.url).path for link in links] == ["/privacy", "/acme-privacy", "/health-privacy",
+                                                           "/jobs/privacy", "/ca"]
+    assert links[0].how == 'the link "Privacy Policy" in its footer'
