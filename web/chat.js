@@ -281,10 +281,25 @@
     return true;
   }
 
+  // The question's length as the assistant counts it (runs of whitespace as one), checked before sending: a
+  // question over the limit is kept in the box and the note says by how much.
+  var maxQuestionChars = config.maxQuestionChars || 1000;
+  var lengthNote = document.getElementById("length-note");
+  function overLimit() {
+    var length = messageField.value.trim().split(/\s+/).join(" ").length;
+    var over = length > maxQuestionChars;
+    lengthNote.hidden = !over;
+    lengthNote.textContent = over ? "Your question is " + length + " characters long; the assistant reads at most " +
+      maxQuestionChars + ". Shorten it to send it." : "";
+    return over;
+  }
+  messageField.addEventListener("input", overLimit);
+
   askForm.addEventListener("submit", function (event) {
     event.preventDefault();
     var text = messageField.value;
     if (!text.trim()) { messageField.focus(); return; }
+    if (overLimit()) { messageField.focus(); return; }
     if (send(text, text)) messageField.value = "";
   });
 
@@ -376,8 +391,11 @@
   function added(data) {
     var text = "Added " + data.name + " (" + data.sentences + " sentences" + (data.named ? "; " + data.named : "") + ")";
     if (data.unchanged) text += ", the same as its stored version";
-    show((data.found ? "Found: " + data.found + ". " : "") + text + "." + (data.warning ? " " + data.warning : ""), false);
+    text = (data.found ? "Found: " + data.found + ". " : "") + text + "." + (data.warning ? " " + data.warning : "");
+    show(text, false);
+    addNotice(text);  // in the conversation too: the add box closes once the policy is in
     form.reset();
+    document.getElementById("add-policy").open = false;
     loadPolicies().then(function () { send("/choose_policy" + JSON.stringify({ policy_name: data.name }), ""); });
   }
 

@@ -35,7 +35,7 @@ from policy_adder import (
 from policy_pages import PageError, PolicyReader, error_page, parse_policy_query
 
 from assistant.foundation.errors import AssistantError
-from assistant.foundation.settings import Settings
+from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
 
 WEB = Path(__file__).resolve().parent
 FILES = {
@@ -64,7 +64,8 @@ def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str],
         "frame-ancestors 'none'"
     )
     config = ("window.CHAT_CONFIG = " + json.dumps({"socketUrl": origin, "maxUploadBytes": adder.max_bytes,
-                                                    "replyTimeoutMs": int(REPLY_TIMEOUT_S * 1000)})
+                                                    "replyTimeoutMs": int(REPLY_TIMEOUT_S * 1000),
+                                                    "maxQuestionChars": MAX_QUESTION_CHARS})
               + ";\n").encode()
 
     class Handler(BaseHTTPRequestHandler):

@@ -211,9 +211,11 @@ def test_a_whole_conversation_on_the_page(browser, page, stack):
                                    timeout=TIMEOUT_MS)
             page.wait_for_function("() => document.querySelector('#add-status').textContent.startsWith('Added')",
                                    timeout=TIMEOUT_MS)
-        status = page.locator("#add-status").inner_text()
+        status = page.eval_on_selector("#add-status", "n => n.textContent")  # kept in the closed add box
         assert re.fullmatch(r"Added steam \(\d+ sentences\)\.", status), status
         assert page.locator("#add-status").get_attribute("aria-live") == "polite"
+        assert page.eval_on_selector("#add-policy", "d => d.open") is False  # issue 39: it stayed open
+        assert page.locator("#log .notice").last.inner_text() == status  # what was added, in the conversation
         wait_for_bot(page, before, "now answering from steam")
         page.wait_for_function("() => document.querySelector('#active-name').textContent === 'steam'",
                                timeout=TIMEOUT_MS)
@@ -374,3 +376,19 @@ def remove_policy(home: Path, name: str) -> None:
             store.remove(name)
     finally:
         store.close()
+
+
+def test_a_question_over_the_limit_is_kept_and_the_page_says_by_how_much(page, stack):
+    """Issue 39: the box took 2,000 characters while the assistant reads 1,000, and the refused text was cleared."""
+    wait_for_greeting(page)
+    before = len(bot_texts(page))
+    question = "Do they sell my data " + "and " * 300 + "?"
+    page.fill("#message", question)
+    note = page.locator("#length-note")
+    assert note.is_visible() and "the assistant reads at most 1000" in note.inner_text()
+    page.click("#send")
+    assert page.input_value("#message") == question  # kept, not sent
+    page.wait_for_timeout(500)  # a reply, had anything been sent, would have started by now
+    assert len(bot_texts(page)) == before and page.locator("#log .msg.user").count() == 0
+    page.fill("#message", "Do they sell my data?")
+    assert not note.is_visible()
