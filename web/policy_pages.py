@@ -12,6 +12,7 @@ import html
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from http import HTTPStatus
+from pathlib import PurePath
 from urllib.parse import urlencode
 
 from assistant.engine import Assistant
@@ -108,6 +109,16 @@ a { color: #1a5fb4; }
 """
 
 
+def shown_source(source: str) -> str:
+    """Where a version was read from, as the page shows it (escaped): a fetched page's address as a link, an
+    upload's file name, a file's name only — never the path of a file on the server."""
+    if source.startswith(("http://", "https://")):
+        return f'<a href="{html.escape(source, quote=True)}" rel="noreferrer">{html.escape(source)}</a>'
+    if source.startswith("upload:"):
+        return f"the uploaded file {html.escape(source.removeprefix('upload:'))}"
+    return f"the file {html.escape(PurePath(source).name)}"
+
+
 def render_policy(version: PolicyVersion, sentences: list[Sentence], text: str = "") -> str:
     """The policy version as HTML: a heading per section, each sentence a `span#s-N` (escaped), a new
     paragraph where the stored text has a line break between two sentences."""
@@ -119,7 +130,7 @@ def render_policy(version: PolicyVersion, sentences: list[Sentence], text: str =
         f"<title>{esc(title)} · Privacy assistant</title>", f"<style>{PAGE_STYLE}</style>", "</head>", "<body>",
         "<main>", f"<h1>{esc(version.name)}</h1>",
         (f'<p class="meta">Version {version.version}, {version.n_sentences} sentences, stored '
-        f"{esc(version.ingested_at[:10])} from {esc(version.source_path)}. "
+        f"{esc(version.ingested_at[:10])} from {shown_source(version.source_path)}. "
         'Sentence numbers are the ones the chat cites. <a href="/">Back to the chat</a></p>'),
     ]
     section = None

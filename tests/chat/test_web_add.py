@@ -286,6 +286,7 @@ def test_the_policy_page_shows_the_cited_version_escaped_with_linkable_sentences
         assert page.text == {f"s-{s.ordinal}": s.text for s in sentences[version]}  # verbatim, the version cited
         assert not page.tags & {"script", "img", "b"} and 'href="javascript' not in body
         assert "&lt;script&gt;" in body and "<script" not in body
+        assert str(tmp_path) not in body and "from the file markup" in body  # issue 39: no path on the server
     assert "We tell you by email" not in get(server.origin + "/policy?name=markup&version=1")[2]
     assert "We tell you by email" in get(server.origin + "/policy?name=markup")[2]  # no version: the latest
 
