@@ -97,7 +97,8 @@ class PolicyReader:
 
 PAGE_STYLE = """
 body { margin: 0 auto; max-width: 760px; padding: 16px 24px 48px; font-family: system-ui, sans-serif;
-       line-height: 1.5; color: #1d2330; background: #fff; }
+       line-height: 1.5; color: #1d2330; background: #fff; overflow-wrap: anywhere; }
+@media (max-width: 480px) { body { padding: 12px 14px 40px; } }
 h1 { font-size: 1.4rem; margin: 0 0 4px; }
 .meta { color: #4a5263; margin: 0 0 16px; font-size: 0.9rem; }
 h2 { font-size: 1.05rem; margin: 20px 0 6px; }

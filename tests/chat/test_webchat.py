@@ -189,6 +189,10 @@ def test_a_whole_conversation_on_the_page(browser, page, stack):
     assert run_axe(policy_page) == []
     ARTIFACTS.mkdir(exist_ok=True)
     policy_page.screenshot(path=str(ARTIFACTS / "webchat-citation.png"))
+    policy_page.set_viewport_size({"width": 390, "height": 844})  # a phone: issue 39 measured 419–458 px
+    assert policy_page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    assert run_axe(policy_page) == []
+    policy_page.screenshot(path=str(ARTIFACTS / "webchat-citation-phone.png"))
     policy_page.close()
 
     try:
