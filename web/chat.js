@@ -345,11 +345,21 @@
       .catch(function () { /* the picker keeps its options; the chat still lists policies */ });
   }
 
-  picker.addEventListener("change", function () {
+  // A choice is made with the mouse, or with Enter (or by leaving the picker) after the arrow keys: arrows alone
+  // move through the list without switching at every press.
+  var movedByKey = false;
+  function choosePicked() {
     var name = picker.value;
-    if (!name) return;
+    movedByKey = false;
+    if (!name || name === activePolicy()) return;
     if (!send("/choose_policy" + JSON.stringify({ policy_name: name }), "Use " + name)) picker.value = activePolicy();
+  }
+  picker.addEventListener("keydown", function (event) {
+    if (event.key === "Enter") { event.preventDefault(); choosePicked(); }
+    else if (event.key !== "Tab" && event.key !== "Shift") movedByKey = true;
   });
+  picker.addEventListener("change", function () { if (!movedByKey) choosePicked(); });
+  picker.addEventListener("blur", function () { if (movedByKey) choosePicked(); });
 
   setActive(activePolicy());
   loadPolicies();

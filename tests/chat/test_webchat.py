@@ -396,3 +396,19 @@ def test_a_question_over_the_limit_is_kept_and_the_page_says_by_how_much(page, s
     assert len(bot_texts(page)) == before and page.locator("#log .msg.user").count() == 0
     page.fill("#message", "Do they sell my data?")
     assert not note.is_visible()
+
+
+def test_arrow_keys_move_through_the_policies_and_enter_chooses_one(page, stack):
+    """Issue 39: every arrow key press in the picker switched the policy, each with a bot reply."""
+    wait_for_greeting(page)
+    page.wait_for_function("() => document.querySelector('#policy-picker').options.length > 2", timeout=TIMEOUT_MS)
+    page.focus("#policy-picker")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_timeout(500)  # a switch, had one been sent, would show its "Use …" line by now
+    assert page.locator("#log .msg.user").count() == 0
+    chosen = page.eval_on_selector("#policy-picker", "p => p.value")
+    before = len(bot_texts(page))
+    page.keyboard.press("Enter")
+    wait_for_bot(page, before, f"now answering from {chosen}")
+    assert page.locator("#log .msg.user").all_inner_texts() == [f"Use {chosen}"]
