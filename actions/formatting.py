@@ -72,12 +72,12 @@ def evidence_of(answer: dict) -> list[Evidence]:
 
 
 def _quoted(style: Style, evidence: Evidence, rank: int | None = None, span: dict | None = None) -> str:
-    """A policy sentence in quotes with its citation; numbered, with its score, in the full evidence.
-    With `span` (the short answer inside this sentence), the web shows those words in bold."""
+    """A policy sentence in quotes with its citation; numbered in the full evidence (in the answer's order: no
+    model scores, which the person cannot use). With `span` (the short answer inside this sentence), the web shows
+    those words in bold."""
     citation = style.text(evidence.citation())
     label = ""
     if rank is not None:
-        citation += " " + style.text(f"(relevance {evidence.score:.2g})")
         label = style.text(f"{rank}.") + " "
     text = style.text(evidence.text)
     if span and style.markdown and span["sentence_id"] == evidence.sentence_id:
@@ -132,7 +132,8 @@ def format_unanswerable(answer: dict, topics: Sequence[str], style: Style) -> st
 
 
 def format_evidence(answer: dict | None, style: Style) -> str:
-    """The full evidence of the last answer (“why?”), each passage with its citation and score."""
+    """The full evidence of the last answer (“why?”), each passage with its citation, in the answer's order: the
+    first is the one the answer quotes."""
     if not answer:
         return "Ask me a question about a policy first; then “why?” shows the passages behind the answer."
     evidence = evidence_of(answer)
@@ -141,7 +142,8 @@ def format_evidence(answer: dict | None, style: Style) -> str:
     if not evidence:
         return f"I found no passage of {policy} for “{question}”."
     if answer["answerable"]:
-        head = f"For “{question}”, {policy} says ({len(evidence)} passage{'s' if len(evidence) != 1 else ''}):"
+        head = (f"For “{question}”, {policy} says ({len(evidence)} passage{'s' if len(evidence) != 1 else ''}; "
+                "the answer quotes the first):")
     else:
         head = f"None of these passages of {policy} clearly answers “{question}”; they are the closest:"
     blocks = [head]

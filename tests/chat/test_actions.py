@@ -248,8 +248,12 @@ def test_why_shows_every_evidence_passage_of_the_last_answer(stack):
     last = slots_set(first)["last_answer"]
     result = run_action(stack, "action_show_evidence", "why?", "why", slots={"policy": "amazon.com", "last_answer": last})
     text = texts(result)
+    positions = []
     for item in json.loads(last)["evidence"]:
         assert item["text"] in text and f"sentence {item['sentence_id']}" in text
+        positions.append(text.index(item["text"]))
+    assert positions == sorted(positions)  # in the answer's order, its quote first
+    assert "relevance" not in text  # issue 39: raw scores, in an order that contradicted them
     nothing = run_action(stack, "action_show_evidence", "why?", "why")
     assert "Ask me a question" in texts(nothing)
 
