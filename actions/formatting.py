@@ -16,6 +16,7 @@ import string
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from assistant.answering.changes import PLAIN_PRACTICES
 from assistant.foundation.reasons import explain_reason
 from assistant.foundation.types import Evidence
 
@@ -181,7 +182,8 @@ def format_policy_list(policies: Sequence[dict], current: str | None, style: Sty
 def no_policies_message(style: Style) -> str:
     return style.join([
         "No policies are loaded yet.",
-        "Add one in a terminal with " + _code(style, "assistant ingest PATH") + ", then ask me about it.",
+        ("Add one with “Add a policy” above the chat" if style.markdown else
+         "Add one in a terminal with " + _code(style, "assistant ingest PATH")) + ", then ask me about it.",
     ])
 
 
@@ -285,8 +287,7 @@ def format_label(label: dict, style: Style) -> str:
     if glance:
         lines = [style.bold("At a glance:"), *glance, *lines]
     head = style.bold(f"Privacy label of {style.text(label['policy'])} (version {label['version']})")
-    note = ("Read by the PolicyIE model from the policy's sentences; ask me about any item to see the "
-            "sentences quoted.")
+    note = "Read from the policy's own sentences; ask me about any item to see them quoted."
     return style.join([head, style.bullets(lines), note])
 
 
@@ -442,8 +443,9 @@ def format_comparison(comparison: dict, one_facet: bool, style: Style) -> str:
 def format_no_diff(policy: str, reason: str, style: Style) -> str:
     return style.join([
         f"I can't show what changed in {style.text(policy)}: {style.text(reason)}",
-        "When a newer version is added under the same name (" + _code(style, f"assistant ingest FILE --name {policy}")
-        + "), ask me again.",
+        "When a newer version is added under the same name ("
+        + ("“Add a policy” above the chat, named " + style.text(policy) if style.markdown else
+           _code(style, f"assistant ingest FILE --name {policy}")) + "), ask me again.",
     ])
 
 
@@ -458,13 +460,13 @@ def format_diff(diff: dict, style: Style) -> str:
     blocks = [style.bold(head)]
     if diff["facet_changes"]:
         blocks.append("Answers that changed:")
-        blocks.append(style.bullets(style.text(change["statement"]) for change in diff["facet_changes"]))
+        blocks.append(style.bullets(_facet_change(change, style) for change in diff["facet_changes"]))
     changes = sorted((c for group in diff["issues"] for c in group["changes"]), key=lambda c: not c["material"])
     material = [c for c in changes if c["material"]]
     if not material and not diff["facet_changes"]:
         blocks.append("No material change: only editorial edits.")
     for change in (material or changes)[:MAX_DIFF_CHANGES]:
-        label = f"{change['kind'].capitalize()} ({style.text(change['issue'])})"
+        label = f"{change['kind'].capitalize()} ({style.text(PLAIN_PRACTICES.get(change['issue'], change['issue']))})"
         if change["kind"] == "added":
             lines = [f"“{style.text(change['after'])}” — sentence {change['after_id']}"]
         elif change["kind"] == "removed":
@@ -477,6 +479,15 @@ def format_diff(diff: dict, style: Style) -> str:
     if more > 0:
         blocks.append(f"… and {more} more changes.")
     return style.join(blocks)
+
+
+def _facet_change(change: dict, style: Style) -> str:
+    """“Do they sell your data?” now No (sentence 12); before: not stated — the plain question, not the facet."""
+    def said(verdict: str, sentence: int | None) -> str:
+        return _VERDICT_WORDS.get(verdict, verdict) + (f" (sentence {sentence})" if sentence else "")
+
+    return (f"“{style.text(change['question'])}” now {said(change['after'], change['after_sentence'])}; before: "
+            f"{said(change['before'], change['before_sentence'])}")
 
 
 def format_across(across: dict, style: Style) -> str:

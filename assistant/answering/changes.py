@@ -30,6 +30,19 @@ PRACTICES = ("First Party Collection/Use", "Third Party Sharing/Collection", "Us
              "User Access, Edit and Deletion", "Data Retention", "Data Security", "Policy Change", "Do Not Track",
              "International and Specific Audiences")
 NO_CATEGORY = "No category"
+# The practices in a reader's words, for the chat: what the sentences are about.
+PLAIN_PRACTICES = {
+    "First Party Collection/Use": "what they collect and how they use it",
+    "Third Party Sharing/Collection": "sharing with other companies",
+    "User Choice/Control": "your choices",
+    "User Access, Edit and Deletion": "seeing, correcting and deleting your data",
+    "Data Retention": "how long they keep data",
+    "Data Security": "security",
+    "Policy Change": "changes to the policy",
+    "Do Not Track": "Do Not Track",
+    "International and Specific Audiences": "children and people in some countries",
+    NO_CATEGORY: "other topics",
+}
 ADDED, REMOVED, REWORDED_KIND = "added", "removed", "reworded"
 _VERDICT_WORDS = {"not_stated": "not stated"}
 _TOKEN = re.compile(r"\w+|[^\w\s]")

@@ -51,7 +51,7 @@ def role(slot: Slot) -> str:
 # PolicyIE's attribute values (its annotation scheme's names) in the words a privacy label uses.
 READABLE = {
     # data types
-    "data-general": "information (no type named)", "data-other": "other data",
+    "data-general": "personal information in general", "data-other": "other data",
     "data-aggregated-nonidentifiable": "aggregated or de-identified data", "data-computer-device": "device data",
     "data-contact": "contact details", "data-cookies-web-beacons-and-other-technologies": "cookies and similar technologies",
     "data-demographic": "demographics", "data-finance": "financial data", "data-location": "location",

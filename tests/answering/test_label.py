@@ -86,6 +86,6 @@ def test_a_denial_of_other_purposes_denies_those_purposes_only():
                                       "other purposes.")
     label = build_label("example", 1, [Sentence(1, text, 0, len(text), "", facts=facts)])
     rows = {(s.title, cell.item): cell for s in label.sections for cell in s.rows}
-    assert not rows["Data collected", "information (no type named)"].negated
+    assert not rows["Data collected", "personal information in general"].negated
     assert not rows["Purposes", "providing the service"].negated
     assert rows["Purposes", "other purposes"].only_negated

@@ -155,7 +155,9 @@ def test_comparison_diff_and_across_formats_quote_the_policies():
 
     diff = {"policy": "a.com", "from_version": 1, "to_version": 2, "unchanged": 10,
             "counts": {"added": 1, "removed": 0, "reworded": 1, "material": 2, "editorial": 0},
-            "facet_changes": [{"statement": "sale: now yes (sentence 9); before: not stated"}],
+            "facet_changes": [{"facet": "sale", "question": "Do they sell your personal information?",
+                               "after": "yes", "after_sentence": 9, "before": "not_stated", "before_sentence": None,
+                               "statement": "sale: now yes (sentence 9); before: not stated"}],
             "issues": [{"issue": "Third Party Sharing/Collection", "changes": [
                 {"kind": "added", "issue": "Third Party Sharing/Collection", "material": True, "after": "We sell it.",
                  "after_id": 9, "before": None, "before_id": None},
@@ -163,7 +165,9 @@ def test_comparison_diff_and_across_formats_quote_the_policies():
                  "before": "We share it.", "before_id": 3, "after": "We share it widely.", "after_id": 3}]}]}
     text = format_diff(diff, plain)
     assert text.startswith("a.com, version 1 → 2: 1 sentence added, 0 removed, 1 reworded (10 unchanged).")
-    assert "sale: now yes (sentence 9); before: not stated" in text
+    # issue 39: the question in plain words, not the facet's name; the topic in words, not OPP-115's category
+    assert "“Do they sell your personal information?” now Yes (sentence 9); before: Not stated" in text
+    assert "sale:" not in text and "Third Party" not in text and "Added (sharing with other companies):" in text
     assert "“We sell it.” — sentence 9" in text and "before: “We share it.”" in text
 
     across = {"question": "Do they sell my data?", "answers": [
