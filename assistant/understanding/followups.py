@@ -24,6 +24,12 @@ it its it's them they their i me you we us he she his her this these those what 
 safe secure private public optional required mandatory necessary possible anonymous visible
 """.split())
 _PRONOUNS = frozenset({"it", "that", "this", "them", "those", "these"})
+# Things that hold a person's data without being data: what a data verb does to "it" is done to their data.
+_HOLDERS = frozenset({"account", "accounts", "subscription", "subscriptions", "membership", "memberships",
+                      "device", "devices", "car", "vehicle", "app", "phone"})
+_DATA_VERB_ON_IT = re.compile(r"\b(?:share|shares|sell|sells|keep|keeps|store|stores|use|uses|collect|collects|"
+                              r"disclose|discloses|transfer|transfers|give|gives|send|sends|retain|retains)\s+it\b",
+                              re.IGNORECASE)
 _OPENING = re.compile(r"^(?:and|so|but|also|ok|okay|then|well)\b[\s,]*", re.IGNORECASE)
 # Verbs whose object is the data a question is about ("do they use cookies?").
 _DATA_VERBS = (r"collect|collects|share|shares|sell|sells|keep|keeps|store|stores|use|uses|track|tracks|delete|"
@@ -103,6 +109,8 @@ def resolve_followup(previous: str | None, message: str) -> Followup:
         return unchanged
     start, end, words = reference
     said = subject + " is" if words.lower() == "it's" else subject
+    if _holder_of_data(subject) and _DATA_VERB_ON_IT.search(message):
+        said = f"{subject} data"  # "delete my account?" then "do they share it?": the account's data is shared
     if words.lower() in {"that", "this"}:
         said = _practice(previous, subject) or subject  # "can I stop that?": stop *tracking* my location
     question = _OPENING.sub("", message[:start] + said + message[end:]) if start else said + message[end:]
@@ -204,6 +212,11 @@ def _practice(previous: str, subject: str) -> str | None:
 
 
 _GERUNDS = {"log": "logging", "scan": "scanning", "see": "seeing"}
+
+
+def _holder_of_data(subject: str) -> bool:
+    """Whether `subject` names something that holds data rather than data ("my account", "my subscription")."""
+    return subject.split()[-1].lower() in _HOLDERS
 
 
 def _plural(subject: str) -> bool:

@@ -29,6 +29,12 @@ PURCHASES = "Do they share my purchase history with third parties?"
      "those", "my name and email address"),
     ("Do they sell my personal information?", "it's kept for how long?", "My personal information is kept for how long?",
      "it's", "my personal information"),
+    # issue 39: what holds data is not data — sharing "it" after "my account" shares the account's data
+    ("How can I delete my account?", "and do they share it with advertisers?",
+     "Do they share my account data with advertisers?", "it", "my account data"),
+    ("Can I cancel my subscription?", "do they keep it after I cancel?",
+     "Do they keep my subscription data after I cancel?", "it", "my subscription data"),
+    ("How do I close my account?", "can I reopen it?", "Can I reopen my account?", "it", "my account"),
 ])
 def test_a_message_that_refers_back_carries_the_previous_subject(previous, message, question, referent, subject):
     followup = resolve_followup(previous, message)
