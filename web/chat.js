@@ -12,6 +12,8 @@
   var config = window.CHAT_CONFIG || {};
   var SESSION_KEY = "privacy-assistant.session";
   var POLICY_KEY = "privacy-assistant.policy";
+  var TRANSCRIPT_KEY = "privacy-assistant.transcript";  // this tab's conversation as shown: it survives a reload
+  var MAX_TRANSCRIPT = 300;  // entries kept, the oldest dropped first
   var REPLY_TIMEOUT_MS = config.replyTimeoutMs || 30000;
 
   var log = document.getElementById("log");
@@ -83,8 +85,37 @@
   var replyBox = null;  // the bot's bubble for the current turn: its messages go together
   var replyTimer = null;
   var cardCount = 0;
+  var replaying = false;  // drawing the stored transcript: nothing is stored again
+
+  // The transcript: what the conversation showed (the person's messages, the bot's messages as received, the
+  // notices worth keeping), in the tab's sessionStorage only — never sent anywhere, gone with the tab.
+  function transcript() {
+    try { return JSON.parse(sessionStorage.getItem(TRANSCRIPT_KEY) || "[]"); } catch (e) { return []; }
+  }
+  function keep(entry) {
+    if (replaying) return;
+    var entries = transcript();
+    entries.push(entry);
+    try { sessionStorage.setItem(TRANSCRIPT_KEY, JSON.stringify(entries.slice(-MAX_TRANSCRIPT))); } catch (e) { /* full */ }
+  }
+  function replayTranscript() {
+    var entries = transcript();
+    replaying = true;
+    entries.forEach(function (entry) {
+      if (entry.kind === "user") addUser(entry.text);
+      else if (entry.kind === "bot") onBotMessage(entry.message);
+      else if (entry.kind === "notice") addNotice(entry.text);
+    });
+    replaying = false;
+    replyBox = null;
+    clearTimeout(replyTimer);
+    if (entries.length && entries[entries.length - 1].kind === "user") {
+      addNotice("The answer to your last message did not arrive before the page was reloaded: please send it again.");
+    }
+  }
 
   function addUser(text) {
+    keep({ kind: "user", text: text });
     replyBox = null;
     var bubble = el("div", "msg user");
     bubble.appendChild(el("p", "", text));
@@ -100,7 +131,8 @@
     return replyBox;
   }
 
-  function addNotice(text) {
+  function addNotice(text, kept) {
+    if (kept) keep({ kind: "notice", text: text });
     replyBox = null;
     log.appendChild(el("div", "msg notice", text));
     scrollToEnd();
@@ -200,6 +232,7 @@
 
   function onBotMessage(message) {
     if (!message || typeof message !== "object") return;
+    keep({ kind: "bot", message: message });
     clearTimeout(replyTimer);
     var bubble = botBubble();
     var custom = message.custom;
@@ -252,7 +285,8 @@
     document.body.setAttribute("data-session", kept ? "continued" : "new");
     if (!kept) {
       setActive(null);
-      if (log.children.length) addNotice("The assistant was restarted: this is a new conversation. Choose a policy again.");
+      sessionStorage.removeItem(TRANSCRIPT_KEY);
+      if (log.children.length) addNotice("The assistant was restarted: this is a new conversation. Choose a policy again.", true);
       else emit("/greet");
     } else if (!log.children.length) {
       addNotice("Your conversation continues" + (activePolicy() ? " on " + activePolicy() : "") + ".");
@@ -309,6 +343,7 @@
 
   document.getElementById("new-chat").addEventListener("click", function () {
     sessionStorage.removeItem(SESSION_KEY);
+    sessionStorage.removeItem(TRANSCRIPT_KEY);
     log.textContent = "";
     replyBox = null;
     clearTimeout(replyTimer);
@@ -361,6 +396,7 @@
   picker.addEventListener("change", function () { if (!movedByKey) choosePicked(); });
   picker.addEventListener("blur", function () { if (movedByKey) choosePicked(); });
 
+  if (sessionStorage.getItem(SESSION_KEY)) replayTranscript();  // a reload: the conversation as it was
   setActive(activePolicy());
   loadPolicies();
 
@@ -403,7 +439,7 @@
     if (data.unchanged) text += ", the same as its stored version";
     text = (data.found ? "Found: " + data.found + ". " : "") + text + "." + (data.warning ? " " + data.warning : "");
     show(text, false);
-    addNotice(text);  // in the conversation too: the add box closes once the policy is in
+    addNotice(text, true);  // in the conversation too: the add box closes once the policy is in
     form.reset();
     document.getElementById("add-policy").open = false;
     loadPolicies().then(function () { send("/choose_policy" + JSON.stringify({ policy_name: data.name }), ""); });

@@ -265,16 +265,28 @@ def test_a_reload_keeps_the_conversation_under_the_server_issued_id(page, stack)
     session_id = page.evaluate("sessionStorage.getItem('privacy-assistant.session')")
     assert re.fullmatch(r"[0-9a-f]{32}\.[0-9a-f]{32}", session_id)
     send(page, "amazon", "now answering from amazon.com")
-    ask(page, "Can I delete my account?")
+    answer = ask(page, "Can I delete my account?")
+    shown = page.eval_on_selector("#log", "n => n.innerText")
     page.reload()
     page.wait_for_function("() => document.body.dataset.session === 'continued'", timeout=TIMEOUT_MS)
     assert page.evaluate("sessionStorage.getItem('privacy-assistant.session')") == session_id
     assert active_policy(page) == "amazon.com"
+    # issue 39: a reload wiped the conversation on screen; it is drawn again, as it was (cards included)
+    assert page.eval_on_selector("#log", "n => n.innerText") == shown
+    assert page.locator("#log .card .headline").last.inner_text() == answer["headline"]
     why = send(page, "why?", "passage")
     assert "Can I delete my account?" in why and "“" in why
 
+    page.fill("#message", "Do they sell my data?")  # sent, then the page reloads before any answer can come
+    page.evaluate("() => { document.getElementById('ask-form').requestSubmit(); location.reload(); }")
+    page.wait_for_function("() => document.body.dataset.session === 'continued'", timeout=TIMEOUT_MS)
+    texts = page.locator("#log .msg").all_inner_texts()  # the unloading page cannot receive the answer
+    unanswered = "The answer to your last message did not arrive before the page was reloaded: please send it again."
+    assert texts[-2:] == ["Do they sell my data?", unanswered], texts[-3:]
+
     page.get_by_role("button", name="New chat").click()
     wait_for_greeting(page)
+    assert page.locator("#log .msg.user").count() == 0  # the new conversation starts empty, and stays so on reload
     assert page.evaluate("sessionStorage.getItem('privacy-assistant.session')") != session_id
     assert active_policy(page) == "no policy chosen yet"
     assert "Ask me a question about a policy first" in send(page, "why?", "first")
