@@ -7,8 +7,9 @@ and `make chat` run) is Rasa's own CLI with three changes made before it starts:
   which turn some of them back on;
 - the bot's text is wrapped to the terminal's width at spaces, each continuation line indented like
   the line it continues (quotes, bullets, numbered items keep their column);
-- menus show the buttons' titles ("1: amazon.com"), not their payloads
-  (`/choose_policy{"policy_name": …}`); choosing one still sends the payload.
+- menus show the buttons' titles ("1) amazon.com"), not their payloads
+  (`/choose_policy{"policy_name": …}`), and an entry's number chooses it ("2" then Enter: the second;
+  questionary's shortcuts); choosing one still sends the payload.
 
 Only the text functions are used outside Rasa's environment (tests); Rasa is imported in `main`.
 """
@@ -95,14 +96,22 @@ def readable_console() -> None:
         return print_bot_output(message, is_latest_message, **kwargs)
 
     def choices(message: dict[str, Any], allow_free_text_input: bool = True) -> list[Any]:
-        entries: list[Any] = [questionary.Choice(title=button_title(button, index), value=button.get("payload", ""))
-                              for index, button in enumerate(message.get("buttons") or [])]
+        entries: list[Any] = [questionary.Choice(title=str(button.get("title") or button.get("payload", "")),
+                                                 value=button.get("payload", ""))
+                              for button in message.get("buttons") or []]  # numbered by the shortcuts
         return entries + ([cli_utils.FREE_TEXT_INPUT_PROMPT] if allow_free_text_input else [])
+
+    select = questionary.select
+
+    def select_by_number(*args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("use_shortcuts", True)  # "1".."9": the entry; before, typed digits were ignored
+        return select(*args, **kwargs)
 
     async def payload(question: Any) -> str:
         return await question.ask_async()  # the choice's value: the payload itself
 
     console._print_bot_output = wrapped_output
+    console.questionary.select = select_by_number
     cli_utils.button_choices_from_message_data = choices
     cli_utils.button_to_string = button_title
     cli_utils.payload_from_button_question = payload

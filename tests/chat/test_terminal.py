@@ -104,9 +104,12 @@ def test_the_terminal_chat_starts_without_warnings_and_shows_readable_menus(stac
         read_until(rb"Type out your own message", 120)  # the "which policy?" menu
         menu = output.decode(errors="replace")
         assert "amazon.com" in menu and "choose_policy" not in menu, menu
-        os.write(leader, b"\r")  # the first entry: its payload chooses amazon.com, then the waiting question is answered
-        read_until(rb"now answering from", 120)
-        read_until(rb"amazon\.com (?:policy )?(?:says|does)|Answer \(amazon\.com\)|\d+\.com: |I can't answer", 120)
+        plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", menu)
+        second = re.search(r"2\) (\S+)", plain).group(1)  # issue 39: "2" then Enter picked the first entry
+        os.write(leader, b"2")
+        os.write(leader, b"\r")  # its payload chooses that policy, then the waiting question is answered
+        read_until(rb"now answering from " + re.escape(second.encode()), 120)
+        read_until(rb"(?:says|does)|Answer \(|\d+\.com: |I can't answer", 120)
         shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.decode(errors="replace"))
         bot_lines = shown[shown.index("now answering from") - 20:].splitlines()
         assert all(len(line.rstrip()) <= 72 for line in bot_lines[:12]), bot_lines
