@@ -85,8 +85,9 @@ def parse_json(body: bytes) -> AddRequest:
         raise RequestError(HTTPStatus.BAD_REQUEST, 'Send {"url": "https://…"} with the policy\'s address.')
     url = data["url"].strip()
     parts = urlsplit(url)
-    if "://" not in url and site_url(url):  # a site's address ("duolingo.com"): its policy is found from its home page
-        url = site_url(url)
+    site = site_url(url)  # a site's address ("duolingo.com"): its policy is found from its home page
+    if site:
+        url = site
     elif parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise RequestError(HTTPStatus.BAD_REQUEST, "The address must be a site (duolingo.com) or a web address "
                            "starting with http:// or https://.")

@@ -291,7 +291,7 @@ def _http_url(url: str) -> str:
     """`url` if it is an http(s) URL, a site's home page for its address ("duolingo.com"); a path on the server
     (or any other scheme) is refused."""
     if urlsplit(url.strip()).scheme.lower() not in ("http", "https"):
-        site = site_url(url) if "://" not in url else None
+        site = site_url(url)
         if site is None:
             raise AssistantError(f"Ingest takes an http(s) URL, a site's address or an uploaded file, not {url!r}: "
                                  "the server never reads its own files by path.")
