@@ -15,6 +15,7 @@
   var TRANSCRIPT_KEY = "privacy-assistant.transcript";  // this tab's conversation as shown: it survives a reload
   var MAX_TRANSCRIPT = 300;  // entries kept, the oldest dropped first
   var REPLY_TIMEOUT_MS = config.replyTimeoutMs || 30000;
+  var RELOAD_GRACE_MS = Math.min(REPLY_TIMEOUT_MS, 10000);  // how long a reloaded page waits for a lost answer
 
   var log = document.getElementById("log");
   var banner = document.getElementById("banner");
@@ -109,9 +110,23 @@
     replaying = false;
     replyBox = null;
     clearTimeout(replyTimer);
-    if (entries.length && entries[entries.length - 1].kind === "user") {
+    if (entries.length && entries[entries.length - 1].kind === "user") awaitLostAnswer();
+  }
+
+  // The last message was sent just before a reload: its answer still comes if the assistant sends it after this page
+  // joined the conversation (it is delivered to the conversation, not to the page); otherwise it is lost.
+  var waitingNotice = null;
+  function awaitLostAnswer() {
+    waitingNotice = el("div", "msg notice", "Waiting for the answer to your last message…");
+    log.appendChild(waitingNotice);
+    replyTimer = setTimeout(function () {
+      dropWaitingNotice();
       addNotice("The answer to your last message did not arrive before the page was reloaded: please send it again.");
-    }
+    }, RELOAD_GRACE_MS);
+  }
+  function dropWaitingNotice() {
+    if (waitingNotice && waitingNotice.parentNode) waitingNotice.parentNode.removeChild(waitingNotice);
+    waitingNotice = null;
   }
 
   function addUser(text) {
@@ -234,6 +249,7 @@
     if (!message || typeof message !== "object") return;
     keep({ kind: "bot", message: message });
     clearTimeout(replyTimer);
+    dropWaitingNotice();
     var bubble = botBubble();
     var custom = message.custom;
     if (custom && custom.type === "answer") {
@@ -284,6 +300,8 @@
     ready = true;
     document.body.setAttribute("data-session", kept ? "continued" : "new");
     if (!kept) {
+      clearTimeout(replyTimer);
+      dropWaitingNotice();
       setActive(null);
       sessionStorage.removeItem(TRANSCRIPT_KEY);
       if (log.children.length) addNotice("The assistant was restarted: this is a new conversation. Choose a policy again.", true);
