@@ -1,6 +1,7 @@
 // The chat page's client: talks to the Rasa server's socketio channel with socket.io-client (served
 // locally by web/server.py as /socket.io.js; /config.js holds the Rasa URL, the upload limit and the
-// reply time-out), draws answers as cards, and adds policies through web/server.py's /policies.
+// reply time-out), draws answers as cards, adds policies through web/server.py's /policies, and shows the chosen
+// policy's privacy label in a panel (a frame of web/server.py's /label page).
 //
 // Every piece of text from the bot, the policy or the user is put on the page with textContent:
 // nothing received is ever parsed as HTML. The bot's text replies are Markdown whose untrusted
@@ -87,6 +88,7 @@
   var replyTimer = null;
   var cardCount = 0;
   var replaying = false;  // drawing the stored transcript: nothing is stored again
+  var labelStale = false;  // a policy was just added: the next policy reply redraws the label panel
 
   // The transcript: what the conversation showed (the person's messages, the bot's messages as received, the
   // notices worth keeping), in the tab's sessionStorage only — never sent anywhere, gone with the tab.
@@ -257,7 +259,8 @@
       setActive(custom.policy);
     } else if (custom && custom.type === "policy") {
       bubble.appendChild(renderMarkdown(custom.text || ""));
-      setActive(custom.policy);
+      setActive(custom.policy, labelStale);
+      labelStale = false;
     } else if (typeof message.text === "string") {
       bubble.appendChild(renderMarkdown(message.text));
     }
@@ -374,9 +377,31 @@
 
   function activePolicy() { return sessionStorage.getItem(POLICY_KEY) || ""; }
 
-  function setActive(name) {
+  // The label panel: the chosen policy's privacy label, a page of web/server.py (/label, rendered by
+  // assistant/frontends/label_html.py) in a frame beside the chat (below it on a narrow screen).
+  var labelPanel = document.getElementById("label-panel");
+  var labelFrame = document.getElementById("label-frame");
+  var labelName = document.getElementById("label-name");
+  var labelOpen = document.getElementById("label-open");
+  var shownLabel = "";
+
+  function showLabel(name, reload) {
+    if (name === shownLabel && !reload) return;
+    shownLabel = name;
+    document.body.classList.toggle("has-label", Boolean(name));
+    labelPanel.hidden = !name;
+    if (!name) { labelFrame.src = "about:blank"; return; }
+    var url = "/label?" + new URLSearchParams({ name: name }).toString();
+    labelName.textContent = name;
+    labelFrame.title = "Privacy label of " + name;
+    labelOpen.href = url;
+    labelFrame.src = url;
+  }
+
+  function setActive(name, reloadLabel) {
     if (name) sessionStorage.setItem(POLICY_KEY, name);
     else sessionStorage.removeItem(POLICY_KEY);
+    showLabel(name || "", reloadLabel);
     activeName.textContent = name || "no policy chosen yet";
     if (name && !Array.prototype.some.call(picker.options, function (o) { return o.value === name; })) loadPolicies();
     picker.value = name || "";
@@ -460,6 +485,7 @@
     addNotice(text, true);  // in the conversation too: the add box closes once the policy is in
     form.reset();
     document.getElementById("add-policy").open = false;
+    labelStale = true;  // a new version may be stored under the chosen name: its label is drawn again
     loadPolicies().then(function () { send("/choose_policy" + JSON.stringify({ policy_name: data.name }), ""); });
   }
 

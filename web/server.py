@@ -1,7 +1,8 @@
 """Serve the chat page: index.html, its client (chat.js over socket.io-client from node_modules), a
 config script, the stored policies (`GET /policies`, the picker; `GET /policy?name=&version=`, the
-policy text a citation opens), and add policies to the store the chat answers from (`POST /policies`,
-docs/chat.md).
+policy text a citation opens; `GET /label?name=&version=`, the privacy label the page's panel frames;
+`GET /compare-labels?policies=a,b[,c]`, labels side by side), and add policies to the store the chat
+answers from (`POST /policies`, docs/chat.md).
 
     python web/server.py [--host 127.0.0.1] [--port 8000] [--rasa-url http://127.0.0.1:5005] [--origin URL ...]
 
@@ -18,6 +19,7 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -32,7 +34,7 @@ from policy_adder import (
     parse_json,
     too_large_message,
 )
-from policy_pages import PageError, PolicyReader, error_page, parse_policy_query
+from policy_pages import PageError, PolicyReader, error_page, parse_compare_query, parse_policy_query
 
 from assistant.foundation.errors import AssistantError
 from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
@@ -53,16 +55,18 @@ REPLY_TIMEOUT_S = float(os.environ.get("CHAT_REPLY_TIMEOUT", "30"))
 def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str],
                  reader: PolicyReader | None = None) -> type[BaseHTTPRequestHandler]:
     """The request handler: the page's files, `POST /policies` (only from `origins`, the page's
-    own), `GET /policies/progress`, `GET /policies` and `GET /policy`."""
+    own), `GET /policies/progress`, `GET /policies`, `GET /policy`, `GET /label` and `GET /compare-labels`."""
     reader = reader or PolicyReader(adder.settings)
     parts = urlsplit(rasa_url)
     ws_url = ("wss" if parts.scheme == "https" else "ws") + f"://{parts.netloc}"
     origin = f"{parts.scheme}://{parts.netloc}"
     csp = (
         "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-        f"font-src 'self' data:; connect-src 'self' {origin} {ws_url}; base-uri 'none'; form-action 'none'; "
+        f"font-src 'self' data:; connect-src 'self' {origin} {ws_url}; frame-src 'self'; base-uri 'none'; "
+        "form-action 'none'; "
         "frame-ancestors 'none'"
     )
+    framed_csp = csp.replace("frame-ancestors 'none'", "frame-ancestors 'self'")
     config = ("window.CHAT_CONFIG = " + json.dumps({"socketUrl": origin, "maxUploadBytes": adder.max_bytes,
                                                     "replyTimeoutMs": int(REPLY_TIMEOUT_S * 1000),
                                                     "maxQuestionChars": MAX_QUESTION_CHARS})
@@ -82,10 +86,11 @@ def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str],
             elif path == "/policies":
                 self._send_json(HTTPStatus.OK, {"policies": reader.policies()})
             elif path == "/policy":
-                try:
-                    self._send(reader.page(parse_policy_query(parse_qs(url.query))), "text/html; charset=utf-8")
-                except PageError as exc:
-                    self._send(error_page(exc.status, str(exc)), "text/html; charset=utf-8", exc.status)
+                self._send_page(lambda: reader.page(parse_policy_query(parse_qs(url.query))))
+            elif path == "/label":  # the label panel frames it: the only page this page may frame
+                self._send_page(lambda: reader.label(parse_policy_query(parse_qs(url.query))), framed_csp)
+            elif path == "/compare-labels":
+                self._send_page(lambda: reader.compare(parse_compare_query(parse_qs(url.query))))
             elif path in FILES:
                 file, content_type = FILES[path]
                 try:
@@ -144,14 +149,22 @@ def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str],
                 raise RequestError(HTTPStatus.LENGTH_REQUIRED, "The request must say its length (Content-Length).")
             return int(raw)
 
+        def _send_page(self, make: Callable[[], bytes], policy: str | None = None) -> None:
+            """An HTML page from the store, or its error page."""
+            try:
+                self._send(make(), "text/html; charset=utf-8", csp_header=policy)
+            except PageError as exc:
+                self._send(error_page(exc.status, str(exc)), "text/html; charset=utf-8", exc.status, policy)
+
         def _send_json(self, status: HTTPStatus, data: dict) -> None:
             self._send(json.dumps(data).encode(), "application/json", status)
 
-        def _send(self, body: bytes, content_type: str, status: HTTPStatus = HTTPStatus.OK) -> None:
+        def _send(self, body: bytes, content_type: str, status: HTTPStatus = HTTPStatus.OK,
+                  csp_header: str | None = None) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
-            self.send_header("Content-Security-Policy", csp)
+            self.send_header("Content-Security-Policy", csp_header or csp)
             self.send_header("X-Content-Type-Options", "nosniff")
             self.send_header("Referrer-Policy", "no-referrer")
             self.send_header("Cache-Control", "no-store")

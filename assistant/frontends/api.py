@@ -22,12 +22,12 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -40,6 +40,8 @@ from assistant.foundation.settings import MAX_QUESTION_CHARS, Settings
 from assistant.foundation.types import ProgressCallback
 from assistant.frontends import connections
 from assistant.frontends.jobs import IngestJobs
+from assistant.frontends.label_html import compared_names, comparison_page, label_page
+from assistant.frontends.policy_html import render_policy
 from assistant.frontends.render import ingest_message, policy_row, removal_message
 from assistant.ingest.fetch import site_url
 from assistant.understanding.validation import require_utf8, validate_question
@@ -178,14 +180,48 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
 
         return await worker.run(answer)
 
-    @app.get("/label", summary="The privacy label, as `assistant label --json` prints it")
+    @app.get("/label", summary="The privacy label, as `assistant label --json` (or `--html`) prints it")
     async def label(policy: Annotated[str | None, Query(description="Policy name (optional when only one).")] = None,
                     version: Annotated[int | None, Query(description="Policy version (default: latest).")] = None,
-                    ) -> dict[str, Any]:
+                    format: Annotated[Literal["json", "html"], Query(
+                        description="json (default), or html: the label as a page read at a glance.")] = "json",
+                    ) -> Any:
         policy = require_utf8(policy, "policy name")
-        return await worker.run(lambda: assistant.label(assistant.choose_policy(policy), version).to_dict())
+        made = await worker.run(lambda: assistant.label(assistant.choose_policy(policy), version))
+        return html_page(label_page(made)) if format == "html" else made.to_dict()
+
+    @app.get("/compare-labels", summary="Two or three privacy labels side by side, as a page",
+             response_class=HTMLResponse)
+    async def compare_labels(policies: Annotated[str, Query(
+            description="Two or three policy names, comma-separated (their latest versions).")]) -> HTMLResponse:
+        names = compared_names(require_utf8(policies, "policy names"))
+        return html_page(comparison_page(await worker.run(lambda: [assistant.label(name) for name in names])))
+
+    @app.get("/policy", summary="A policy version as a page whose sentences can be linked to (#s-N)",
+             response_class=HTMLResponse)
+    async def policy_page(name: Annotated[str, Query(description="Policy name.")],
+                          version: Annotated[int | None, Query(description="Version (default: latest).")] = None,
+                          ) -> HTMLResponse:
+        """What a label page's lines link to: the policy's sentences, escaped, the linked one highlighted."""
+        name = require_utf8(name, "policy name")
+
+        def page() -> str:
+            stored = assistant.version(name, version)
+            return render_policy(stored, assistant.store.sentences(stored.id), assistant.store.policy_text(stored.id),
+                                 back=None)
+
+        return html_page(await worker.run(page))
 
     return app
+
+
+# The HTML pages (label, comparison, policy) run no script and load nothing: they may not be framed elsewhere.
+PAGE_CSP = ("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; "
+            "frame-ancestors 'none'")
+
+
+def html_page(page: str) -> HTMLResponse:
+    return HTMLResponse(page, headers={"Content-Security-Policy": PAGE_CSP, "X-Content-Type-Options": "nosniff"})
 
 
 def _ingest_reply(result: IngestResult) -> dict[str, Any]:

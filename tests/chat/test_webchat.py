@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -123,8 +124,13 @@ def ask(page, question: str) -> dict:
 
 def run_axe(page) -> list[dict]:
     """axe-core (web/node_modules, pinned in package.json) run in the page: its serious and critical
-    violations. Evaluated through the DevTools protocol, so the page's CSP is not loosened for it."""
-    page.evaluate(AXE.read_text(encoding="utf-8"))
+    violations. Evaluated through the DevTools protocol, so the page's CSP is not loosened for it. Every
+    frame (the label panel) gets its own copy first: axe reads a frame through the copy inside it."""
+    source = AXE.read_text(encoding="utf-8")
+    for frame in page.frames[1:]:
+        frame.wait_for_load_state()
+        frame.evaluate(source)
+    page.evaluate(source)
     result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
     return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
             for v in result["violations"] if v["impact"] in ("serious", "critical")]
@@ -432,3 +438,159 @@ def test_arrow_keys_move_through_the_policies_and_enter_chooses_one(page, stack)
     page.keyboard.press("Enter")
     wait_for_bot(page, before, f"now answering from {chosen}")
     assert page.locator("#log .msg.user").all_inner_texts() == [f"Use {chosen}"]
+
+
+# -- the privacy label (issue 39, item 2) ------------------------------------------------------------
+
+PHONE = {"width": 390, "height": 844}
+
+
+def label_frame(page, policy: str):
+    """The label panel's frame once it shows `policy`'s label."""
+    page.wait_for_function(
+        """(name) => { const f = document.querySelector('#label-frame'); const d = f && f.contentDocument;
+                       return d && d.readyState === 'complete' && d.querySelector('h1')
+                              && d.querySelector('h1').textContent === 'Privacy label: ' + name; }""",
+        arg=policy, timeout=TIMEOUT_MS)
+    return next(f for f in page.frames if f.url.endswith("/label?name=" + policy))
+
+
+def axe_in_frame(frame) -> list[dict]:
+    """axe-core run inside a frame's own document (besides the page's run, which reaches into it)."""
+    frame.evaluate(AXE.read_text(encoding="utf-8"))
+    result = frame.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def overflow(page_or_frame) -> int:
+    """How far the document is wider than its viewport (0: nothing needs a horizontal scroll)."""
+    return page_or_frame.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+def get(url: str) -> tuple[int, dict, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=120) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, dict(error.headers), error.read().decode()
+
+
+def test_the_label_panel_shows_the_chosen_policy_beside_the_chat_and_opens_it_at_a_sentence(browser, stack):
+    """Choose a policy: its label appears beside the chat (below it on a phone), a line opens its quote and the
+    policy at that sentence, it follows a change of policy; axe finds nothing serious at either size."""
+    context, page = open_page(browser, stack.page_url, {"width": 1280, "height": 900})
+    try:
+        wait_for_greeting(page)
+        assert page.locator("#label-panel").is_hidden()  # no policy chosen: no panel
+        before = len(bot_texts(page))
+        page.select_option("#policy-picker", "amazon.com")
+        wait_for_bot(page, before, "now answering from amazon.com")
+        frame = label_frame(page, "amazon.com")
+        assert page.locator("#label-panel").is_visible()
+        assert page.locator("#label-title").inner_text() == "Privacy label of amazon.com"
+        log, panel = page.locator("#log").bounding_box(), page.locator("#label-frame").bounding_box()
+        assert panel["x"] >= log["x"] + log["width"] and panel["y"] < log["y"] + log["height"]  # beside it
+        rows = frame.locator("li.row")
+        assert rows.count() == 16
+        assert frame.locator("section.group h2").first.inner_text() == "Selling and sharing"
+        words = set(frame.locator("li.row .chip").all_inner_texts())
+        assert words <= {"Yes", "No", "Only if", "Only for some", "Not stated"} and {"Yes", "Not stated"} <= words
+
+        row = frame.locator("li.row:has(details)").first
+        quote = row.locator(".said blockquote")
+        assert not quote.is_visible()
+        row.locator("summary").focus()
+        page.keyboard.press("Enter")  # a real disclosure: the keyboard opens it
+        assert quote.is_visible()
+        shown_quote = quote.inner_text().strip().strip("“”")
+        link = row.locator(".said a")
+        href = link.get_attribute("href")
+        assert re.fullmatch(r"/policy\?name=amazon\.com&version=1#s-\d+", href), href
+        with context.expect_page() as opened:
+            link.click()
+        policy_page = opened.value
+        policy_page.wait_for_load_state()
+        target = policy_page.locator(":target")
+        assert target.get_attribute("id") == "s-" + href.rsplit("#s-", 1)[1]
+        shown = target.evaluate("n => [...n.childNodes].filter(c => c.nodeType === 3).map(c => c.data).join('')")
+        assert " ".join(shown.split()) == " ".join(shown_quote.split())  # the quoted sentence, as stored
+        policy_page.close()
+
+        assert run_axe(page) == [] and axe_in_frame(frame) == []
+        assert overflow(page) <= 0 and overflow(frame) <= 0
+        screenshot(page, "label-desktop.png")
+
+        before = len(bot_texts(page))
+        page.select_option("#policy-picker", "instagram.com")
+        wait_for_bot(page, before, "now answering from instagram.com")
+        frame = label_frame(page, "instagram.com")  # the panel follows the chosen policy
+        assert page.locator("#label-open").get_attribute("href") == "/label?name=instagram.com"
+
+        page.set_viewport_size(PHONE)
+        log, panel = page.locator("#log").bounding_box(), page.locator("#label-frame").bounding_box()
+        assert panel["y"] >= log["y"] + log["height"]  # below the chat on a phone
+        assert overflow(page) <= 0 and overflow(frame) <= 0
+        assert run_axe(page) == [] and axe_in_frame(frame) == []
+        page.locator("#label-panel").scroll_into_view_if_needed()
+        screenshot(page, "label-phone.png")
+        assert page.outside_requests == []  # type: ignore[attr-defined]
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        context.close()
+
+
+def test_the_label_page_prints_fits_a_phone_and_shows_policy_markup_as_text(browser, stack):
+    """The label on its own page (the panel's "open it on its own page"): a policy's markup is text, it
+    prints its lines with their sentence numbers, and at 390 px nothing is wider than the screen."""
+    status, headers, _ = get(stack.page_url + "label?name=" + MARKUP_POLICY)
+    assert status == 200 and "frame-ancestors 'self'" in headers["Content-Security-Policy"]  # the panel frames it
+    assert get(stack.page_url + "label?name=nope")[0] == 404
+    assert get(stack.page_url + "label")[0] == 400
+    context, page = open_page(browser, stack.page_url + "label?name=" + MARKUP_POLICY)
+    try:
+        text = page.locator("main").text_content()
+        assert "<b>to remember</b>" in text  # the cookies sentence's markup, shown as text
+        assert page.locator("main script, main img, main b, main a[href^='javascript']").count() == 0
+        assert page.evaluate("window.__injected") is None
+        assert run_axe(page) == []
+        ref = page.locator("li.row .ref").first
+        assert not ref.is_visible()
+        page.emulate_media(media="print")
+        assert ref.is_visible() and re.fullmatch(r"\(sentence \d+\)", ref.inner_text())  # printed with its number
+        page.emulate_media(media="screen")
+        page.set_viewport_size(PHONE)
+        assert overflow(page) <= 0
+        assert run_axe(page) == []
+        assert page.outside_requests == []  # type: ignore[attr-defined]
+    finally:
+        context.close()
+
+
+def test_compare_labels_sets_two_or_three_policies_side_by_side(browser, stack):
+    """`/compare-labels?policies=a,b,c`: a column per policy, rows aligned by question; stacked on a phone."""
+    names = ["amazon.com", "instagram.com", MARKUP_POLICY]
+    assert get(stack.page_url + "compare-labels?policies=amazon.com")[0] == 400
+    assert get(stack.page_url + "compare-labels?policies=amazon.com,nope")[0] == 404
+    context, page = open_page(browser, stack.page_url + "compare-labels?policies=" + ",".join(names),
+                              {"width": 1280, "height": 900})
+    try:
+        table = page.locator("table.cmp").first
+        assert table.locator("thead th").all_inner_texts() == ["Question", *names]
+        assert page.locator("table.cmp tbody tr").count() == 16
+        first = table.locator("tbody tr").first
+        cells = [first.locator("td").nth(i).bounding_box() for i in range(len(names))]
+        assert len({round(cell["y"]) for cell in cells}) == 1  # one row across the columns
+        assert page.locator("table.cmp .differs").count() >= 1
+        assert run_axe(page) == []
+        screenshot(page, "compare-labels.png")
+        page.set_viewport_size(PHONE)
+        cells = [first.locator("td").nth(i).bounding_box() for i in range(len(names))]
+        assert cells[0]["y"] < cells[1]["y"] < cells[2]["y"]  # stacked on a phone, each named
+        assert first.locator(".cell-policy").first.is_visible()
+        assert overflow(page) <= 0
+        assert run_axe(page) == []
+        screenshot(page, "compare-labels-phone.png")
+    finally:
+        context.close()

@@ -6,8 +6,11 @@ a model.
 """
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
 from typing import Annotated
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import typer
 
@@ -73,21 +76,89 @@ def _ask_across(question: str, names: str | None, policy: str | None, version: i
 
 @friendly_errors
 def label(
+    names: Annotated[list[str] | None, typer.Argument(
+        metavar="[NAME]...", show_default=False,
+        help="The policy (or --policy); two or three names with --html: their labels side by side.")] = None,
     policy: Annotated[str | None, typer.Option(help="Policy name (optional when only one is stored).")] = None,
     version: Annotated[int | None, typer.Option(help="Policy version (default: latest).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the label as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the label as JSON (several: a list).")] = False,
+    as_html: Annotated[bool, typer.Option(
+        "--html", help="The label as a web page people read at a glance (standalone: its CSS inline).")] = False,
+    out: Annotated[Path | None, typer.Option(help="Write the --html page to this file instead of printing it.")] = None,
+    base_url: Annotated[str | None, typer.Option(
+        help="Where the page's links open the policy (a server with /policy: `assistant serve` or the chat "
+             "page's server); default ASSISTANT_SERVER or http://127.0.0.1:8765; \"\" for relative links.")] = None,
 ) -> None:
     """A privacy "nutrition label" of a stored policy: data collected and shared, with whom, why, how long."""
-    policy = require_utf8(policy, "policy name")
+    chosen = _label_names(names, policy, version)
+    if (out is not None or base_url is not None) and not as_html:
+        raise AssistantError("--out and --base-url go with --html.")
+    if as_html and as_json:
+        raise AssistantError("Choose either --json or --html, not both.")
+    if len(chosen) > 1 and not (as_html or as_json):
+        raise AssistantError("Several labels are shown side by side as a web page: add --html (or --json).")
+    base = _base_url(base_url) if as_html else ""
+    engine: list = []  # the engine, made on the first label the server does not send
+    served = [_label_data(name, version, engine) for name in chosen]
+    if as_json:
+        print_json(served if len(served) > 1 else served[0])
+    elif as_html:
+        from assistant.frontends.label_html import comparison_page, label_page  # lazy: --html only
+
+        labels = [PrivacyLabel.from_dict(data) for data in served]
+        page = label_page(labels[0], base) if len(labels) == 1 else comparison_page(labels, base)
+        if out is None:
+            sys.stdout.write(page + "\n")
+        else:
+            out.write_text(page + "\n", encoding="utf-8")
+            console.print(f"Wrote the privacy label{'s' if len(labels) > 1 else ''} of "
+                          f"{', '.join(label.policy for label in labels)} to {out}.", markup=False)
+    else:
+        console.print(render_label(PrivacyLabel.from_dict(served[0])))
+
+
+def _label_names(names: list[str] | None, policy: str | None, version: int | None) -> list[str | None]:
+    """The policies a `label` command shows: [None] for the only stored one; at most MAX_COMPARED, distinct."""
+    from assistant.frontends.label_html import MAX_COMPARED  # lazy: --html only needs the rest of it
+
+    chosen = [require_utf8(name, "policy name") for name in names or []]
+    if chosen and policy is not None:
+        raise AssistantError("Name the policy either as an argument or with --policy, not both.")
+    if not chosen:
+        return [require_utf8(policy, "policy name")]
+    if len(chosen) > MAX_COMPARED:
+        raise AssistantError(f"Labels side by side: name two or three policies, not {len(chosen)}.")
+    if len(dict.fromkeys(name.lower() for name in chosen)) < len(chosen):
+        raise AssistantError("Name each policy once.")
+    if len(chosen) > 1 and version is not None:
+        raise AssistantError("--version reads one policy; labels side by side show the latest versions.")
+    return chosen
+
+
+def _label_data(policy: str | None, version: int | None, engine: list) -> dict:
+    """A label's JSON, from `assistant serve` when it runs on this store, else from the engine."""
     query = {key: value for key, value in (("policy", policy), ("version", version)) if value is not None}
     served = ask_server("GET", "/label" + (f"?{urlencode(query)}" if query else ""))
     if served is None:
-        assistant = make_assistant()
-        served = assistant.label(assistant.choose_policy(policy), version).to_dict()
-    if as_json:
-        print_json(served)
-    else:
-        console.print(render_label(PrivacyLabel.from_dict(served)))
+        if not engine:
+            engine.append(make_assistant())
+        served = engine[0].label(engine[0].choose_policy(policy), version).to_dict()
+    return served
+
+
+def _base_url(given: str | None) -> str:
+    """Where an --html page's links open the policy: `given` ("" relative), else the configured server."""
+    from assistant.frontends.client import DEFAULT_SERVER  # lazy: --html only
+
+    raw = given if given is not None else os.environ.get("ASSISTANT_SERVER", "").strip()
+    if given is None and (not raw or raw.lower() == "off"):
+        raw = DEFAULT_SERVER
+    if raw == "":
+        return ""
+    parts = urlsplit(raw.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise AssistantError(f"--base-url {raw!r} is not a server address such as {DEFAULT_SERVER} (or \"\").")
+    return raw.strip().rstrip("/")
 
 
 @friendly_errors
