@@ -5,7 +5,8 @@ and answers in milliseconds. `create_app(assistant)` builds the app around an en
 preloaded models); `serve` runs it. The engine is not thread-safe, so every reading call runs on one worker
 thread, one at a time (`EngineWorker`), and every ingest runs as a job on a second engine sharing the models,
 on its own thread (`jobs.IngestJobs`): questions are answered while a policy is being stored. The server
-refuses requests from web pages (a foreign `Origin`) unless `--allow-origin` names them, answers only
+refuses requests from web pages (a foreign `Origin`) unless `--allow-origin` names them (or
+`--extension-origin` the browser extension's origin, extension/), answers only
 requests addressed to a loopback name when it listens on one, never reads a file on the server by path
 (ingest takes an http(s) URL or an uploaded file), and closes connections too slow to send a request
 (`connections`).
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import re
 import socket
 import time
 from collections import Counter
@@ -79,8 +81,11 @@ class AskRequest(BaseModel):
 
 
 def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_only: bool = True,
-               load_models: bool = True, threads: int | None = None) -> FastAPI:
+               load_models: bool = True, threads: int | None = None,
+               extension_origins: Sequence[str] = ()) -> FastAPI:
     """The API over `assistant`. `allowed_origins`: web origins whose pages may call it (with CORS headers);
+    `extension_origins`: browser extensions' origins (`chrome-extension://ID`, `moz-extension://UUID`) that may
+    call it, with CORS headers, and frame its label page (extension/, docs/extension.md);
     `local_only`: answer only requests whose Host is a loopback name (against DNS rebinding);
     `load_models`: load every model before listening, so the first question is fast; `threads`: the models'
     intra-op threads on the engine's thread (`assistant serve`: 1 — a question's inputs are a few dozen
@@ -107,10 +112,14 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
                               "Questions are answered while policies are ingested. See docs/api.md.")
     app.state.served = Counter()  # "METHOD /path" → requests let through the guard (tests prove use with it)
     _add_error_handlers(app)
-    if allowed_origins:
-        app.add_middleware(CORSMiddleware, allow_origins=list(allowed_origins),
+    origins = list(dict.fromkeys([*allowed_origins, *extension_origins]))
+    if origins:
+        app.add_middleware(CORSMiddleware, allow_origins=origins,
                            allow_methods=["GET", "POST", "DELETE"], allow_headers=["Content-Type"])
-    app.add_middleware(RequestGuard, allowed_origins=frozenset(allowed_origins), local_only=local_only,
+    # The label page may be framed by the extensions' pages only (its panel); every other page stays unframeable.
+    label_csp = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors " + " ".join(extension_origins)
+                                 ) if extension_origins else PAGE_CSP
+    app.add_middleware(RequestGuard, allowed_origins=frozenset(origins), local_only=local_only,
                        max_body=assistant.settings.max_bytes + UPLOAD_OVERHEAD, served=app.state.served)
 
     @app.get("/health", summary="Whether the server runs, and the store it serves")
@@ -185,10 +194,24 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
                     version: Annotated[int | None, Query(description="Policy version (default: latest).")] = None,
                     format: Annotated[Literal["json", "html"], Query(
                         description="json (default), or html: the label as a page read at a glance.")] = "json",
+                    new_tab: Annotated[bool, Query(
+                        description="html: its links open the policy in a new tab (a framed label).")] = False,
                     ) -> Any:
         policy = require_utf8(policy, "policy name")
         made = await worker.run(lambda: assistant.label(assistant.choose_policy(policy), version))
-        return html_page(label_page(made)) if format == "html" else made.to_dict()
+        if format == "html":
+            return html_page(label_page(made, new_tab=new_tab), label_csp)
+        return made.to_dict()
+
+    @app.get("/diff", summary="What changed between two versions, as `assistant diff --json` prints it")
+    async def diff(policy: Annotated[str, Query(description="Policy name.")],
+                   from_version: Annotated[int | None, Query(
+                       alias="from", ge=1, description="The older version (default: the one before `to`).")] = None,
+                   to_version: Annotated[int | None, Query(
+                       alias="to", ge=1, description="The newer version (default: latest).")] = None,
+                   ) -> dict[str, Any]:
+        policy = require_utf8(policy, "policy name")
+        return (await worker.run(assistant.diff, policy, from_version, to_version)).to_dict()
 
     @app.get("/compare-labels", summary="Two or three privacy labels side by side, as a page",
              response_class=HTMLResponse)
@@ -220,8 +243,8 @@ PAGE_CSP = ("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; for
             "frame-ancestors 'none'")
 
 
-def html_page(page: str) -> HTMLResponse:
-    return HTMLResponse(page, headers={"Content-Security-Policy": PAGE_CSP, "X-Content-Type-Options": "nosniff"})
+def html_page(page: str, csp: str = PAGE_CSP) -> HTMLResponse:
+    return HTMLResponse(page, headers={"Content-Security-Policy": csp, "X-Content-Type-Options": "nosniff"})
 
 
 def _ingest_reply(result: IngestResult) -> dict[str, Any]:
@@ -267,8 +290,9 @@ class RequestGuard:
                           f"127.0.0.1 or localhost, not {host or 'no host'}.")
             return
         if origin is not None and origin not in self.allowed_origins and origin != f"http://{host}":
-            await _refuse(scope, receive, send, 403, f"Requests from web pages at {origin} are refused: start "
-                          f"the server with --allow-origin {origin} to allow them.")
+            option = "--extension-origin" if origin.startswith(EXTENSION_SCHEMES) else "--allow-origin"
+            await _refuse(scope, receive, send, 403, f"Requests from {origin} are refused: start the server "
+                          f"with {option} {origin} to allow them.")
             return
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_body:
@@ -378,6 +402,22 @@ def check_origin(origin: str) -> str:
     return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
+# A browser extension's origin: Chromium's (32 letters a-p, from its key) or Firefox's (a UUID per install).
+EXTENSION_SCHEMES = ("chrome-extension://", "moz-extension://")
+_EXTENSION_ORIGIN = re.compile(r"chrome-extension://[a-p]{32}|"
+                               r"moz-extension://[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}")
+
+
+def check_extension_origin(origin: str) -> str:
+    """A browser extension's origin as browsers send it (`chrome-extension://ID`, `moz-extension://UUID`),
+    or a one-line error."""
+    cleaned = origin.strip().rstrip("/").lower()
+    if not _EXTENSION_ORIGIN.fullmatch(cleaned):
+        raise AssistantError(f"--extension-origin {origin!r} is not an extension's origin such as "
+                             "chrome-extension://abcdefghijklmnopabcdefghijklmnop (chrome://extensions shows its ID).")
+    return cleaned
+
+
 def check_port_free(host: str, port: int) -> None:
     """A one-line error when `port` cannot be listened on (another server has it)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -391,17 +431,23 @@ def check_port_free(host: str, port: int) -> None:
 
 
 def serve(settings: Settings, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-          allowed_origins: Sequence[str] = (), threads: int = 1, say: Callable[[str], None] = print) -> None:
-    """Load the models, then answer on host:port until interrupted (`threads`: see `create_app`)."""
+          allowed_origins: Sequence[str] = (), threads: int = 1, say: Callable[[str], None] = print,
+          extension_origins: Sequence[str] = ()) -> None:
+    """Load the models, then answer on host:port until interrupted (`threads`, `extension_origins`: see
+    `create_app`)."""
     import uvicorn  # lazy: only the server needs it
 
     origins = [check_origin(origin) for origin in allowed_origins]
+    extensions = list(dict.fromkeys(check_extension_origin(origin) for origin in extension_origins))
     check_port_free(host, port)
     local_only = is_loopback(host)
-    app = create_app(Assistant(settings), origins, local_only=local_only, threads=threads)
+    app = create_app(Assistant(settings), origins, local_only=local_only, threads=threads,
+                     extension_origins=extensions)
     shown = f"[{host}]" if ":" in host else host
     say(f"Serving the store {settings.home} on http://{shown}:{port} (API docs: /docs) once the models are "
         "loaded; Ctrl-C stops it.")
+    for extension in extensions:
+        say(f"The browser extension {extension} may use it.")
     if not local_only:
         say(f"warning: {host} is not a loopback address: anyone who can reach it can use the API, "
             "without a password.")

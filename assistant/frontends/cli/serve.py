@@ -19,10 +19,16 @@ def serve(
     allow_private: Annotated[bool, typer.Option(
         "--allow-private", help="Let an ingested URL (or a redirect) lead to this machine or a private network "
                                 "(also ASSISTANT_ALLOW_PRIVATE=1).")] = False,
+    extension_origin: Annotated[list[str] | None, typer.Option(
+        "--extension-origin", metavar="ORIGIN", envvar="ASSISTANT_EXTENSION_ORIGIN",
+        help="The browser extension's origin, chrome-extension://ID (chrome://extensions shows its ID), that may "
+             "call the API (repeatable; also ASSISTANT_EXTENSION_ORIGIN, several separated by spaces; "
+             "docs/extension.md).")] = None,
 ) -> None:
     """Serve the HTTP API (docs/api.md) on one warm engine; `ask`, `label` and `policies` then use it."""
     from assistant.frontends.api import serve as serve_api  # lazy: FastAPI and the engine load only here
 
     serve_api(command_settings(allow_private=allow_private), host, port, allow_origin or (), threads,
-              say=lambda line: console.print(line, markup=False, soft_wrap=True))
+              say=lambda line: console.print(line, markup=False, soft_wrap=True),
+              extension_origins=extension_origin or ())
 
