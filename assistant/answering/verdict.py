@@ -22,7 +22,7 @@ from assistant.answering.ways import CONTACT, find_ways
 from assistant.foundation.reasons import POLICY_SILENT, explain_reason
 from assistant.understanding.concepts import DATA, PLACE, PURPOSE, RECIPIENT, vocabulary
 from assistant.understanding.facets import ASKS_AGE, ASKS_CONTROLLER, BY_NAME, YES_NO, Facet
-from assistant.understanding.frame import Frame, grounded, speaks_of_action
+from assistant.understanding.frame import Frame, grounded, speaks_of_action, states_objects
 from assistant.understanding.statements import (
     AGE,
     CONDITIONAL,
@@ -111,6 +111,10 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
             kept = _how_long(ranking, support)
             if kept is not None:
                 return kept
+            if frame.specific and not _names_asked(ranking, support):  # a period for other data answers nothing
+                return Verdict(NOT_STATED, f"The {policy} policy does not say how long it keeps "
+                                           f"{_asked_data(frame)}. The closest passages are shown as related, not as "
+                                           "the answer.", None)
         period = (PERIOD.search(sentence.text) if question_type == "how_long" else
                   AGE.search(sentence.text) if facet == "children_use" and ASKS_AGE.search(ranking.question) else None)
         if period:
@@ -214,6 +218,8 @@ def _how_long(ranking: EvidenceRanking, support: int) -> Verdict | None:
     general = next((i for i in [support, *depth] if GENERAL_RETENTION.search(ranking.ranked[i].sentence.text)), None)
     periods: list[tuple[int, str]] = []
     for i in depth:
+        if not _names_asked(ranking, i):  # "How long do you keep my search history?": not the period of public posts
+            continue
         found = PERIOD.search(ranking.ranked[i].sentence.text)
         if found and i != general and not GENERAL_RETENTION.match(found.group()) and all(
                 found.group().lower() != p.lower() for _, p in periods) and len(periods) < MAX_PERIODS:
@@ -230,6 +236,18 @@ def _how_long(ranking: EvidenceRanking, support: int) -> Verdict | None:
     if periods:
         headline += f" For some data or cases it states: {stated}."
     return Verdict(None, headline, general, tuple(i for i, _ in periods))
+
+
+def _names_asked(ranking: EvidenceRanking, position: int) -> bool:
+    """Whether a candidate names what the question names (its data, recipients …), when the question names any."""
+    sentence = ranking.ranked[position].sentence
+    return not ranking.frame.specific or states_objects(ranking.frame, sentence.text, sentence.section)
+
+
+def _asked_data(frame: Frame) -> str:
+    """The kinds of data a question names, in the concepts' labels ("your search history"); else "that"."""
+    labels = [vocabulary().concepts[o].label for o in frame.objects if vocabulary().concepts[o].kind == DATA]
+    return " and ".join(labels) or "that"
 
 
 SAID_CHARS = 240  # a longer sentence is said by its clause that speaks of the facet

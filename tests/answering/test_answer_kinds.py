@@ -122,3 +122,27 @@ def test_the_policy_graph_reads_the_stored_sentences(acme):
     assert sale.polarity == "does not" and "sell" in sale.actions
     students = next(s for s in graph.values() if "student" in s.text)
     assert students.scope == "student personal data" and students.recipients == ("advertisers",)
+
+
+def test_how_long_a_named_kind_of_data_is_kept_never_quotes_the_period_of_other_data(assistant, tmp_path):
+    # The class: a retention period stated for one kind of data (public posts, backups, payment records) is no answer
+    # to how long another named kind is kept; the general rule, when stated, is (it applies to every kind).
+    policy = tmp_path / "portal.md"
+    policy.write_text(
+        "# Portal privacy policy\n\n## Retention\n\n"
+        "Content you post publicly may remain indefinitely in the publicly accessible area of the services.\n\n"
+        "We keep payment records for seven years to meet our tax obligations.\n\n"
+        "## Your account\n\nYou can close your account at any time from the settings page.\n")
+    assistant.ingest(policy, name="portal", force=True)
+    searches = assistant.ask("How long do they keep my search history?", policy="portal")
+    assert searches.verdict == "not_stated", searches.headline
+    assert "indefinitely" not in searches.headline and "seven years" not in searches.headline
+    payments = assistant.ask("How long do they keep my payment records?", policy="portal")
+    assert "seven years" in payments.headline, payments.headline
+    policy.write_text(policy.read_text().replace(
+        "## Your account", "We retain other personal information for as long as your account is active.\n\n"
+                           "## Your account"))
+    assistant.ingest(policy, name="portal", force=True)
+    general = assistant.ask("How long do they keep my search history?", policy="portal")
+    assert "as long as your account is active" in general.headline and "indefinitely" not in general.headline, \
+        general.headline
