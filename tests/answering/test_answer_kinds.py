@@ -148,22 +148,17 @@ def test_how_long_a_named_kind_of_data_is_kept_never_quotes_the_period_of_other_
         general.headline
 
 
-def test_a_practice_under_a_setting_gives_way_to_a_plain_statement_of_it(assistant, tmp_path):
+def test_a_practice_under_a_setting_gives_way_to_a_plain_statement_of_it():
     # The class: "only if" for one feature the person turns on is no answer when the policy also states the practice
-    # for everyone; alone, it is the answer ("only in some cases").
-    policy = tmp_path / "dating.md"
-    policy.write_text(
-        "# Dating app privacy policy\n\n## Location\n\n"
-        "We record your location when you cross paths with another member, if the geolocation feature is "
-        "enabled.\n\n"
-        "Unless you have chosen stricter settings on your device, we will collect your geolocation "
-        "regularly.\n\n## Contact\n\nWrite to privacy@example.com with any question.\n")
-    assistant.ingest(policy, name="dating", force=True)
-    both = assistant.ask("Does the app track my location?", policy="dating")
-    assert both.verdict == "yes" and "collect your geolocation" in both.evidence[0].text, both.headline
-    policy.write_text(policy.read_text().replace(
-        "Unless you have chosen stricter settings on your device, we will collect your geolocation "
-        "regularly.\n\n", ""))
-    assistant.ingest(policy, name="dating", force=True)
-    alone = assistant.ask("Does the app track my location?", policy="dating")
-    assert alone.verdict == "conditional" and "geolocation feature is enabled" in alone.evidence[0].text, alone.headline
+    # for everyone among its best statements; alone, it is the answer ("only in some cases").
+    from assistant.answering.verdict import CONDITIONAL, YES
+    from tests.support.answers import rank_and_decide
+
+    on_setting = ("We record your location when you cross paths with another member, if the geolocation feature is "
+                  "enabled.")
+    plain = "Unless you have chosen stricter settings on your device, we will collect your geolocation regularly."
+    ranking, verdict = rank_and_decide("Does the app track my location?", [on_setting, plain], [3.0, 2.0])
+    assert verdict.verdict == YES and ranking.ranked[verdict.support].sentence.text == plain, verdict.headline
+    ranking, verdict = rank_and_decide("Does the app track my location?", [on_setting], [3.0])
+    assert verdict.verdict == CONDITIONAL and ranking.ranked[verdict.support].sentence.text == on_setting, \
+        verdict.headline
