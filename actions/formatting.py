@@ -7,7 +7,11 @@ Two styles, chosen per input channel:
 - Markdown for the web widget (socketio), which renders bot messages with react-markdown. There,
   every ASCII punctuation character of policy or user text is written as a numeric character
   reference (`<` as `&#60;`): the Markdown parser decodes references into literal text, so a policy
-  sentence can never become HTML, a link, an image or emphasis — `<script>` shows as `<script>`.
+  sentence can never become HTML, a link, an image or emphasis — `<script>` shows as `<script>`. The one link
+  construct is the actions' own citation link, `[TEXT](/policy?name=…&version=…#s-N)`: written only by
+  `Style.cite`, with a URL built here from the policy's name, version and sentence (URL-encoded), so it opens the
+  cited version at that sentence (web/chat.js draws it as a link only when its URL is such a `/policy?` URL). The
+  terminal keeps the plain "(sentence N)".
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import re
 import string
 from collections.abc import Iterable, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 from assistant.answering.changes import PLAIN_PRACTICES
 from assistant.foundation.reasons import explain_reason
@@ -50,6 +55,13 @@ class Style:
             return value
         return "".join(f"&#{ord(c)};" if c in _MARKDOWN_SIGNIFICANT else c for c in value)
 
+    def cite(self, safe: str, policy: str, version: Any, sentence: Any) -> str:
+        """`safe` (text made here or by `text()`) as a link to `policy`'s version at `sentence` on the web; as it is
+        in plain text, or when the version or sentence is unknown."""
+        if not self.markdown or not version or not sentence:
+            return safe
+        return f"[{safe}]({policy_url(policy, version, sentence)})"
+
     def bold(self, safe: str) -> str:
         return f"**{safe}**" if self.markdown else safe
 
@@ -68,15 +80,27 @@ class Style:
         return ("\n\n" if self.markdown else "\n").join(block for block in blocks if block)
 
 
+def policy_url(policy: str, version: Any, sentence: Any) -> str:
+    """The chat page's policy page at a sentence: `/policy?name=NAME&version=N#s-ID`, every part URL-encoded
+    (the name percent-encoded, the numbers as integers), so nothing but this URL can come out."""
+    return "/policy?" + urlencode({"name": str(policy), "version": int(version)}) + f"#s-{int(sentence)}"
+
+
+def _sentence(style: Style, policy: str, version: Any, sentence: Any, words: str = "sentence") -> str:
+    """"sentence 12": a link to it on the web."""
+    return style.cite(f"{words} {sentence}", policy, version, sentence)
+
+
 def evidence_of(answer: dict) -> list[Evidence]:
     return [Evidence(**item) for item in answer.get("evidence") or []]
 
 
-def _quoted(style: Style, evidence: Evidence, rank: int | None = None, span: dict | None = None) -> str:
-    """A policy sentence in quotes with its citation; numbered in the full evidence (in the answer's order: no
-    model scores, which the person cannot use). With `span` (the short answer inside this sentence), the web shows
-    those words in bold."""
-    citation = style.text(evidence.citation())
+def _quoted(style: Style, answer: dict, evidence: Evidence, rank: int | None = None, span: dict | None = None) -> str:
+    """A policy sentence in quotes with its citation (on the web a link to the answer's policy version at that
+    sentence); numbered in the full evidence (in the answer's order: no model scores, which the person cannot use).
+    With `span` (the short answer inside this sentence), the web shows those words in bold."""
+    citation = style.cite(style.text(evidence.citation()), answer["policy"], answer.get("version"),
+                          evidence.sentence_id)
     label = ""
     if rank is not None:
         label = style.text(f"{rank}.") + " "
@@ -102,7 +126,7 @@ def format_answer(answer: dict, topics: Sequence[str], style: Style) -> str:
     if verdict == "not_stated":  # the engine's verdict: the policy does not address the question (not answerable)
         blocks = [f"I can't answer that from {policy}: it does not say."]
         if first is not None:
-            blocks += ["The closest related passage (not an answer):", _quoted(style, first)]
+            blocks += ["The closest related passage (not an answer):", _quoted(style, answer, first)]
         return style.join(blocks)
     if verdict in ("yes", "no", "conditional") and answer.get("headline"):
         head = style.bold(style.text(answer["headline"]))
@@ -112,7 +136,7 @@ def format_answer(answer: dict, topics: Sequence[str], style: Style) -> str:
         head = f"{style.bold(f'Answer ({policy}):')} {style.text(short)}"
     blocks = [head]
     if first is not None:
-        blocks.append(_quoted(style, first, span=span))
+        blocks.append(_quoted(style, answer, first, span=span))
     if len(evidence) > 1:
         blocks.append(f"Say “why?” to see all {len(evidence)} passages behind this answer.")
     return style.join(blocks)
@@ -148,7 +172,7 @@ def format_evidence(answer: dict | None, style: Style) -> str:
     else:
         head = f"None of these passages of {policy} clearly answers “{question}”; they are the closest:"
     blocks = [head]
-    blocks.extend(_quoted(style, item, rank) for rank, item in enumerate(evidence, start=1))
+    blocks.extend(_quoted(style, answer, item, rank) for rank, item in enumerate(evidence, start=1))
     return style.join(blocks)
 
 
@@ -259,6 +283,7 @@ _VERDICT_WORDS = {"yes": "Yes", "no": "No", "conditional": "Only under condition
 def format_label(label: dict, style: Style) -> str:
     """The privacy label as a short message: per section, the items with one quoted example and
     the sentence numbers they come from (ask "show sentence N"-style questions for more)."""
+    policy, version = label["policy"], label.get("version")
     lines = []
     for section in label["sections"]:
         rows = section["rows"][:MAX_LABEL_ITEMS]
@@ -274,7 +299,7 @@ def format_label(label: dict, style: Style) -> str:
                 denying = row.get("negated_sentences") or []
                 only = bool(denying) and len(denying) == len(row["sentences"])
                 item += " " + style.text("[stated as NOT done]" if only else "[also stated as not done]")
-            sentences = ", ".join(str(n) for n in row["sentences"][:4])
+            sentences = ", ".join(style.cite(str(n), policy, version, n) for n in row["sentences"][:4])
             items.append(f"{item} — {style.text('sentence' + ('s' if len(row['sentences']) > 1 else ''))} "
                          f"{sentences}{' …' if len(row['sentences']) > 4 else ''}")
         more = len(section["rows"]) - len(rows)
@@ -282,7 +307,7 @@ def format_label(label: dict, style: Style) -> str:
                      + (f"; and {more} more" if more > 0 else ""))
     glance = [f"{style.text(row['question'])} {style.bold(_VERDICT_WORDS.get(row['verdict'], row['verdict']))}"
               + (f" — {style.text(row['value'])}" if row.get("value") else "")  # what it states: a period, a link
-              + (f" (sentence {row['sentence_id']})" if row.get("sentence_id") else "")
+              + (f" ({_sentence(style, policy, version, row['sentence_id'])})" if row.get("sentence_id") else "")
               for row in label.get("glance") or []]
     if glance:
         lines = [style.bold("At a glance:"), *glance, *lines]
@@ -409,7 +434,8 @@ def format_compare_which(policies: Sequence[dict], style: Style) -> str:
 
 def _verdict(cell: dict, style: Style) -> str:
     words = _VERDICT_WORDS.get(cell["verdict"], cell["verdict"])
-    return style.bold(words) + (f" (sentence {cell['sentence_id']})" if cell.get("sentence_id") else "")
+    return style.bold(words) + (f" ({_sentence(style, cell['policy'], cell.get('version'), cell['sentence_id'])})"
+                                if cell.get("sentence_id") else "")
 
 
 def format_comparison(comparison: dict, one_facet: bool, style: Style) -> str:
@@ -460,19 +486,21 @@ def format_diff(diff: dict, style: Style) -> str:
     blocks = [style.bold(head)]
     if diff["facet_changes"]:
         blocks.append("Answers that changed:")
-        blocks.append(style.bullets(_facet_change(change, style) for change in diff["facet_changes"]))
+        blocks.append(style.bullets(_facet_change(change, diff, style) for change in diff["facet_changes"]))
     changes = sorted((c for group in diff["issues"] for c in group["changes"]), key=lambda c: not c["material"])
     material = [c for c in changes if c["material"]]
     if not material and not diff["facet_changes"]:
         blocks.append("No material change: only editorial edits.")
+    policy, before, after = diff["policy"], diff["from_version"], diff["to_version"]
     for change in (material or changes)[:MAX_DIFF_CHANGES]:
         label = f"{change['kind'].capitalize()} ({style.text(PLAIN_PRACTICES.get(change['issue'], change['issue']))})"
         if change["kind"] == "added":
-            lines = [f"“{style.text(change['after'])}” — sentence {change['after_id']}"]
+            lines = [f"“{style.text(change['after'])}” — {_sentence(style, policy, after, change['after_id'])}"]
         elif change["kind"] == "removed":
-            lines = [f"“{style.text(change['before'])}” — was sentence {change['before_id']}"]
+            was = _sentence(style, policy, before, change["before_id"])
+            lines = [f"“{style.text(change['before'])}” — was {was}"]
         else:
-            now = f"now: “{style.text(change['after'])}” — sentence {change['after_id']}"
+            now = f"now: “{style.text(change['after'])}” — {_sentence(style, policy, after, change['after_id'])}"
             lines = [f"before: “{style.text(change['before'])}”", now]
         blocks += [label + ":", style.quote(lines)]
     more = len(material or changes) - MAX_DIFF_CHANGES
@@ -481,13 +509,16 @@ def format_diff(diff: dict, style: Style) -> str:
     return style.join(blocks)
 
 
-def _facet_change(change: dict, style: Style) -> str:
-    """“Do they sell your data?” now No (sentence 12); before: not stated — the plain question, not the facet."""
-    def said(verdict: str, sentence: int | None) -> str:
-        return _VERDICT_WORDS.get(verdict, verdict) + (f" (sentence {sentence})" if sentence else "")
+def _facet_change(change: dict, diff: dict, style: Style) -> str:
+    """“Do they sell your data?” now No (sentence 12); before: not stated — the plain question, not the facet; each
+    sentence in its own version (the web links it)."""
+    def said(verdict: str, sentence: int | None, version: int) -> str:
+        return _VERDICT_WORDS.get(verdict, verdict) + (
+            f" ({_sentence(style, diff['policy'], version, sentence)})" if sentence else "")
 
-    return (f"“{style.text(change['question'])}” now {said(change['after'], change['after_sentence'])}; before: "
-            f"{said(change['before'], change['before_sentence'])}")
+    return (f"“{style.text(change['question'])}” now "
+            f"{said(change['after'], change['after_sentence'], diff['to_version'])}; before: "
+            f"{said(change['before'], change['before_sentence'], diff['from_version'])}")
 
 
 def format_across(across: dict, style: Style) -> str:
@@ -497,7 +528,8 @@ def format_across(across: dict, style: Style) -> str:
         if row["verdict"]:
             said = _verdict(row, style)
         elif row["answerable"]:
-            said = style.bold("Answered") + (f" (sentence {row['sentence_id']})" if row.get("sentence_id") else "")
+            said = style.bold("Answered") + (f" ({_sentence(style, row['policy'], row.get('version'), row['sentence_id'])})"
+                                             if row.get("sentence_id") else "")
         else:
             said = style.bold("No answer") + f": {explain_reason(row.get('reason'))}"
         blocks.append(f"{style.text(row['policy'])}: {said}")

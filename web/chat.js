@@ -6,8 +6,9 @@
 // Every piece of text from the bot, the policy or the user is put on the page with textContent:
 // nothing received is ever parsed as HTML. The bot's text replies are Markdown whose untrusted
 // punctuation comes as numeric character references (actions/formatting.py); renderMarkdown knows
-// the few constructs the actions write (**bold**, *italic*, `code`, "> " quotes, "- " bullets) and
-// decodes the references into plain text afterwards, so a policy's own "**" or "<b>" stays literal.
+// the few constructs the actions write (**bold**, *italic*, `code`, "> " quotes, "- " bullets, and the citation
+// link [TEXT](/policy?name=…&version=…#s-N)) and decodes the references into plain text afterwards, so a policy's
+// own "**", "<b>" or "[x](javascript:…)" stays literal. A link is drawn only for a URL of exactly that form.
 (function () {
   "use strict";
   var config = window.CHAT_CONFIG || {};
@@ -40,16 +41,36 @@
     return text.replace(/&#(\d+);/g, function (_, code) { return String.fromCodePoint(Number(code)); });
   }
 
+  // The only URLs a reply may link to: the chat page's own policy page at a sentence, as actions/formatting.py
+  // builds them (URL-encoded name, version and sentence numbers). Anything else stays text.
+  var CITATION_URL = /^\/policy\?name=[A-Za-z0-9%._~+-]*&version=\d+#s-\d+$/;
+
+  // A citation in a text reply: opens the policy version at the sentence in a new tab, like the cards' links.
+  function citationLink(text, url) {
+    var query = new URLSearchParams(url.slice("/policy?".length, url.indexOf("#")));
+    var sentence = url.slice(url.indexOf("#s-") + 3);
+    var link = el("a", "", text);
+    link.href = url;
+    link.target = "_blank";
+    link.rel = "noopener";
+    var where = /sentence/.test(text) ? query.get("name") : query.get("name") + ", sentence " + sentence;
+    link.setAttribute("aria-label", text + " (" + where + "; opens the policy at this sentence)");
+    return link;
+  }
+
   // Inline Markdown of one line into `parent`: the markers are the actions' own (policy text has none left).
   function appendInline(parent, line) {
-    var pattern = /\*\*(.+?)\*\*|\*(.+?)\*|`([^`]+)`/g;
+    var pattern = /\[([^\[\]]+)\]\(([^()\s]+)\)|\*\*(.+?)\*\*|\*(.+?)\*|`([^`]+)`/g;
     var last = 0;
     var match;
     while ((match = pattern.exec(line)) !== null) {
       if (match.index > last) parent.appendChild(document.createTextNode(decodeReferences(line.slice(last, match.index))));
-      if (match[1] !== undefined) parent.appendChild(el("strong", "", decodeReferences(match[1])));
-      else if (match[2] !== undefined) parent.appendChild(el("em", "", decodeReferences(match[2])));
-      else parent.appendChild(el("code", "", decodeReferences(match[3])));
+      if (match[1] !== undefined) {
+        if (CITATION_URL.test(match[2])) parent.appendChild(citationLink(decodeReferences(match[1]), match[2]));
+        else parent.appendChild(document.createTextNode(decodeReferences(match[0])));
+      } else if (match[3] !== undefined) appendInline(parent.appendChild(el("strong")), match[3]);
+      else if (match[4] !== undefined) appendInline(parent.appendChild(el("em")), match[4]);
+      else parent.appendChild(el("code", "", decodeReferences(match[5])));
       last = pattern.lastIndex;
     }
     if (last < line.length) parent.appendChild(document.createTextNode(decodeReferences(line.slice(last))));
@@ -444,15 +465,25 @@
   loadPolicies();
 
   // -- adding a policy -------------------------------------------------------------------------------
+  //
+  // Two steps: "Continue" asks the server the name the policy would be stored under (POST /policies/preview:
+  // fetched or read and screened, nothing stored) and shows it in an editable field with how it was chosen and
+  // whether that name already holds this document (a new version) or another one (then a distinct name such as
+  // "Reddit (2)" is proposed); "Add" stores it under the name in the field (POST /policies).
 
   var form = document.getElementById("add-form");
   var urlField = document.getElementById("add-url");
   var fileField = document.getElementById("add-file");
-  var nameField = document.getElementById("add-name");
   var button = document.getElementById("add-button");
+  var confirmForm = document.getElementById("add-confirm");
+  var nameField = document.getElementById("add-name");
+  var nameNote = document.getElementById("add-name-note");
+  var confirmButton = document.getElementById("add-confirm-button");
+  var cancelButton = document.getElementById("add-cancel");
   var feedback = document.getElementById("add-feedback");
   var status = document.getElementById("add-status");
   var elapsed = document.getElementById("add-elapsed");
+  var pending = null;  // the previewed document: {url or file, the server's proposal}
 
   function show(text, failed) {
     status.textContent = text;
@@ -477,37 +508,16 @@
     return { method: "POST", body: body };  // the browser sets multipart/form-data with its boundary
   }
 
-  function added(data) {
-    var text = "Added " + data.name + " (" + data.sentences + " sentences" + (data.named ? "; " + data.named : "") + ")";
-    if (data.unchanged) text += ", the same as its stored version";
-    text = (data.found ? "Found: " + data.found + ". " : "") + text + "." + (data.warning ? " " + data.warning : "");
-    show(text, false);
-    addNotice(text, true);  // in the conversation too: the add box closes once the policy is in
-    form.reset();
-    document.getElementById("add-policy").open = false;
-    labelStale = true;  // a new version may be stored under the chosen name: its label is drawn again
-    loadPolicies().then(function () { send("/choose_policy" + JSON.stringify({ policy_name: data.name }), ""); });
-  }
-
-  form.addEventListener("submit", function (event) {
-    event.preventDefault();
-    var url = urlField.value.trim();
-    var file = fileField.files.length ? fileField.files[0] : null;
-    var name = nameField.value.trim();
-    if (!url && !file) return show("Give the policy's web address or choose its file.", true);
-    if (url && file) return show("Give a web address or a file, not both.", true);
-    if (file && config.maxUploadBytes && file.size > config.maxUploadBytes) {
-      return show("The file is larger than the " + config.maxUploadBytes.toLocaleString("en") +
-                  "-byte limit for a policy.", true);
-    }
+  // POST to the page's server while the status line shows `doing` and the engine's stage; the JSON reply.
+  function post(path, options, doing, buttons) {
     var started = Date.now();
     var stage = "";
     function tick(progress) {
-      var now = "Adding… (" + stageText(progress) + ")";
+      var now = doing + " (" + stageText(progress) + ")";
       if (now !== stage) { stage = now; status.textContent = now; }  // the live region hears stage changes only
       elapsed.textContent = Math.round((Date.now() - started) / 1000) + " s";
     }
-    button.disabled = true;
+    buttons.forEach(function (b) { b.disabled = true; });
     feedback.className = "";
     tick(null);
     var timer = setInterval(function () {
@@ -516,21 +526,112 @@
         .then(function (progress) { if (timer) tick(progress); })
         .catch(function () { if (timer) tick(null); });
     }, 1000);
-    fetch("/policies", request(url, file, name))
+    return fetch(path, options)
       .then(function (response) {
         return response.json()
           .catch(function () { return { error: "The server answered " + response.status + " without a reason." }; })
           .then(function (data) { return { ok: response.ok, data: data }; });
       })
-      .then(function (result) {
-        if (result.ok) added(result.data);
-        else show(result.data.error || "Adding the policy failed.", true);
-      })
-      .catch(function () { show("The chat page's server could not be reached.", true); })
+      .catch(function () { return { ok: false, data: { error: "The chat page's server could not be reached." } }; })
       .finally(function () {
         clearInterval(timer);
         timer = null;
-        button.disabled = false;
+        buttons.forEach(function (b) { b.disabled = false; });
+      });
+  }
+
+  function storedNames() {
+    return Array.prototype.map.call(picker.options, function (o) { return o.value; }).filter(Boolean);
+  }
+
+  function sentence(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1) + ". " : ""; }
+
+  // What adding under the name in the field will do.
+  function describeName() {
+    var name = nameField.value.trim().split(/\s+/).join(" ");
+    var proposal = pending && pending.proposal;
+    if (!name) return "Fill in a name for the policy.";
+    if (proposal && name.toLowerCase() === proposal.name.toLowerCase()) {
+      var text = (proposal.found ? "Found: " + proposal.found + ". " : "") + sentence(proposal.note);
+      if (proposal.unchanged) {
+        return text + "This document is already stored as version " + proposal.existing + " of “" + proposal.name +
+               "”: adding it again changes nothing.";
+      }
+      if (proposal.existing) return text + "Adding stores it as version " + (proposal.existing + 1) + " of “" + proposal.name + "”.";
+      return text + "It will be a new policy.";
+    }
+    var taken = storedNames().filter(function (n) { return n.toLowerCase() === name.toLowerCase(); })[0];
+    if (taken) {
+      return "“" + taken + "” already holds a policy: adding stores this document as its next version. " +
+             "Choose another name to keep them apart.";
+    }
+    return "It will be a new policy named “" + name + "”.";
+  }
+
+  function closeConfirm() {
+    pending = null;
+    confirmForm.hidden = true;
+    nameField.value = "";
+    nameNote.textContent = "";
+  }
+
+  function added(data, found) {
+    var text = "Added " + data.name + " (" + data.sentences + " sentences" + (data.named ? "; " + data.named : "") + ")";
+    if (data.unchanged) text += ", the same as its stored version";
+    found = data.found || found;
+    text = (found ? "Found: " + found + ". " : "") + text + "." + (data.warning ? " " + data.warning : "");
+    show(text, false);
+    addNotice(text, true);  // in the conversation too: the add box closes once the policy is in
+    form.reset();
+    closeConfirm();
+    document.getElementById("add-policy").open = false;
+    labelStale = true;  // a new version may be stored under the chosen name: its label is drawn again
+    loadPolicies().then(function () { send("/choose_policy" + JSON.stringify({ policy_name: data.name }), ""); });
+  }
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    closeConfirm();
+    var url = urlField.value.trim();
+    var file = fileField.files.length ? fileField.files[0] : null;
+    if (!url && !file) return show("Give the policy's web address or choose its file.", true);
+    if (url && file) return show("Give a web address or a file, not both.", true);
+    if (file && config.maxUploadBytes && file.size > config.maxUploadBytes) {
+      return show("The file is larger than the " + config.maxUploadBytes.toLocaleString("en") +
+                  "-byte limit for a policy.", true);
+    }
+    post("/policies/preview", request(url, file, ""), "Reading it…", [button]).then(function (result) {
+      if (!result.ok) return show(result.data.error || "Reading the policy failed.", true);
+      loadPolicies();  // the names taken now, for the note on an edited name
+      pending = { url: result.data.url || url, file: file, proposal: result.data };
+      nameField.value = result.data.name;
+      nameNote.textContent = describeName();
+      confirmForm.hidden = false;
+      show("Nothing is stored yet: check the name it will be added as, then press Add.", false);
+      nameField.focus();
+    });
+  });
+
+  // A changed address or file needs its own preview.
+  urlField.addEventListener("input", closeConfirm);
+  fileField.addEventListener("change", closeConfirm);
+  nameField.addEventListener("input", function () { nameNote.textContent = describeName(); });
+  cancelButton.addEventListener("click", function () {
+    closeConfirm();
+    show("Not added.", false);
+    urlField.focus();
+  });
+
+  confirmForm.addEventListener("submit", function (event) {
+    event.preventDefault();
+    if (!pending) return;
+    var name = nameField.value.trim();
+    if (!name) { nameNote.textContent = describeName(); nameField.focus(); return; }
+    var found = pending.proposal.found;
+    post("/policies", request(pending.url, pending.file, name), "Adding…", [button, confirmButton, cancelButton])
+      .then(function (result) {
+        if (result.ok) added(result.data, found);
+        else show(result.data.error || "Adding the policy failed.", true);
       });
   });
 })();

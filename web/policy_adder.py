@@ -1,5 +1,7 @@
 """Adding a policy from the chat page (`POST /policies` of web/server.py): the request's body read
 into an `AddRequest` (a URL, or an uploaded file), and the engine's ingest run on one worker thread.
+`POST /policies/preview` reads the same request and says the name it would be stored under, storing nothing
+(the page shows that name, editable, before the person confirms the add).
 
 The engine (`assistant.engine.Assistant` over `ASSISTANT_HOME`, the store the action server answers
 from) is made once, on the worker thread, and reused: its models load on the first ingest, and its
@@ -94,8 +96,9 @@ def parse_json(body: bytes) -> AddRequest:
     return AddRequest(name=_optional_name(data.get("name")), url=url)
 
 
-def parse_form(content_type: str, body: bytes, max_bytes: int) -> AddRequest:
-    """A multipart/form-data body with a `file` part (and an optional `name` part)."""
+def parse_form(content_type: str, body: bytes, max_bytes: int, default_name: bool = True) -> AddRequest:
+    """A multipart/form-data body with a `file` part (and an optional `name` part); without a name, the file's
+    (unless not `default_name`: a preview finds the name itself)."""
     head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode("latin-1", "replace")
     message = BytesParser(policy=email_policy.HTTP).parsebytes(head + body)
     if not message.is_multipart() or message.defects:
@@ -113,7 +116,9 @@ def parse_form(content_type: str, body: bytes, max_bytes: int) -> AddRequest:
     shown = shown_filename(filename or "")
     upload_suffix(shown)
     name = _optional_name(fields["name"][0].decode("utf-8", "replace")) if "name" in fields else None
-    return AddRequest(name=name if name is not None else upload_name(shown), upload=content, filename=shown)
+    if name is None and default_name:
+        name = upload_name(shown)
+    return AddRequest(name=name, upload=content, filename=shown)
 
 
 def _optional_name(value: object) -> str | None:
@@ -192,9 +197,30 @@ class PolicyAdder:
         self._progress = Progress("fetching" if request.url else "reading", 0, 0, time.monotonic())
         return self._worker.submit(self._ingest, request).result()
 
-    def _ingest(self, request: AddRequest) -> dict:
+    def preview(self, request: AddRequest) -> dict:
+        """The name the document would be stored under and how it was chosen, storing nothing (the caller holds
+        the slot): the page is fetched (or the upload read) and screened as an add would, with the same refusals."""
+        self._progress = Progress("fetching" if request.url else "reading", 0, 0, time.monotonic())
+        return self._worker.submit(self._preview, request).result()
+
+    def _preview(self, request: AddRequest) -> dict:
+        pipeline = self._engine().ingest_pipeline  # no model loads: nothing is tagged or stored
+        try:
+            if request.url is not None:
+                preview = pipeline.preview_url(request.url)
+            else:
+                preview = pipeline.preview_upload(request.upload or b"", request.filename)
+        except AssistantError as exc:
+            raise _refusal(exc) from None
+        return preview.to_dict()
+
+    def _engine(self) -> Assistant:
         if self._assistant is None:
             self._assistant = Assistant(self.settings)
+        return self._assistant
+
+    def _ingest(self, request: AddRequest) -> dict:
+        self._engine()
         started = self._progress.started if self._progress else time.monotonic()
 
         def report(stage: str, done: int, total: int) -> None:
@@ -205,15 +231,20 @@ class PolicyAdder:
                 result = self._assistant.ingest(request.url, name=request.name, progress=report)
             else:  # the bytes themselves: nothing is written to disk, nothing is opened by the client's file name
                 result = self._assistant.ingest_upload(request.upload or b"", request.filename, request.name, report)
-        except NotAPolicyError as exc:
-            raise RequestError(HTTPStatus.UNPROCESSABLE_ENTITY, page_message(str(exc))) from None
-        except StoreError as exc:
-            raise RequestError(HTTPStatus.SERVICE_UNAVAILABLE, page_message(str(exc))) from None
         except AssistantError as exc:
-            message = page_message(str(exc))
-            status = HTTPStatus.REQUEST_ENTITY_TOO_LARGE if "-byte limit" in message else HTTPStatus.UNPROCESSABLE_ENTITY
-            raise RequestError(status, message) from None
+            raise _refusal(exc) from None
         version = result.version
         return {"name": version.name, "version": version.version, "sentences": version.n_sentences,
                 "unchanged": result.unchanged, "warning": result.warning, "named": result.name_note,
                 "found": result.found}
+
+
+def _refusal(exc: AssistantError) -> RequestError:
+    """An engine error as the page's refusal: its status and the engine's message without the CLI's options."""
+    message = page_message(str(exc))
+    if isinstance(exc, NotAPolicyError):
+        return RequestError(HTTPStatus.UNPROCESSABLE_ENTITY, message)
+    if isinstance(exc, StoreError):
+        return RequestError(HTTPStatus.SERVICE_UNAVAILABLE, message)
+    status = HTTPStatus.REQUEST_ENTITY_TOO_LARGE if "-byte limit" in message else HTTPStatus.UNPROCESSABLE_ENTITY
+    return RequestError(status, message)

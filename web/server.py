@@ -2,7 +2,8 @@
 config script, the stored policies (`GET /policies`, the picker; `GET /policy?name=&version=`, the
 policy text a citation opens; `GET /label?name=&version=`, the privacy label the page's panel frames;
 `GET /compare-labels?policies=a,b[,c]`, labels side by side), and add policies to the store the chat
-answers from (`POST /policies`, docs/chat.md).
+answers from (`POST /policies/preview`: the name it would be stored under, nothing stored; `POST /policies`:
+store it; docs/chat.md).
 
     python web/server.py [--host 127.0.0.1] [--port 8000] [--rasa-url http://127.0.0.1:5005] [--origin URL ...]
 
@@ -102,12 +103,13 @@ def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str],
                 self.send_error(HTTPStatus.NOT_FOUND)
 
         def do_POST(self) -> None:
-            if urlsplit(self.path).path != "/policies":
+            path = urlsplit(self.path).path
+            if path not in ("/policies", "/policies/preview"):
                 self.close_connection = True
                 self.send_error(HTTPStatus.NOT_FOUND)
                 return
             try:
-                self._send_json(HTTPStatus.OK, self._add_policy())
+                self._send_json(HTTPStatus.OK, self._add_policy(preview=path == "/policies/preview"))
             except RequestError as exc:
                 self.close_connection = True  # the body may be unread
                 self._send_json(exc.status, {"error": str(exc)})
@@ -117,8 +119,9 @@ def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str],
                 self._send_json(HTTPStatus.INTERNAL_SERVER_ERROR,
                                 {"error": "Adding the policy failed unexpectedly: see the chat page server's log."})
 
-        def _add_policy(self) -> dict:
-            """Check where the request comes from, what it is and how large, before reading it."""
+        def _add_policy(self, preview: bool = False) -> dict:
+            """Check where the request comes from, what it is and how large, before reading it; then store the
+            policy, or with `preview` only say the name it would be stored under."""
             if self.headers.get("Origin") not in origins:
                 raise RequestError(HTTPStatus.FORBIDDEN, "Policies can be added only from the chat page itself.")
             content_type = self.headers.get_content_type()
@@ -138,8 +141,8 @@ def make_handler(rasa_url: str, adder: PolicyAdder, origins: frozenset[str],
                 if content_type == "application/json":
                     request = parse_json(body)
                 else:
-                    request = parse_form(self.headers["Content-Type"], body, adder.max_bytes)
-                return adder.add(request)
+                    request = parse_form(self.headers["Content-Type"], body, adder.max_bytes, not preview)
+                return adder.preview(request) if preview else adder.add(request)
             finally:
                 adder.release()
 

@@ -52,6 +52,25 @@ class IngestResult:
     found: str | None = None  # how the policy was found from another page of its site (`discovery`)
 
 
+@dataclass(frozen=True)
+class NamePreview:
+    """The name an ingest would store a document under, found without storing anything (the chat page shows it
+    before it adds: `preview_url`, `preview_upload`). `existing` is the latest version already stored under that
+    name — of this same document (its address or file name), so adding stores the next version — or None;
+    `unchanged` when it holds this very content (adding stores nothing). `url` is the page that would be stored
+    (after redirects, and after `found`: the policy a site's page links to)."""
+
+    name: str
+    note: str
+    existing: int | None = None
+    unchanged: bool = False
+    url: str | None = None
+    found: str | None = None
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
 class IngestPipeline:
     """Stores policy files and fetched pages as versions. `tagging` is called only when there is something to tag,
     so re-ingesting identical content loads no model."""
@@ -184,6 +203,75 @@ class IngestPipeline:
             return dataclasses.replace(result, found=found)
         raise NotAPolicyError(f"{refusal} It links no page that is a privacy policy either "
                               f"(tried: {'; '.join(tried)}).") from None
+
+    def preview_url(self, url: str, follow_links: bool = True) -> NamePreview:
+        """The name `run_url(url)` would give the page it stores, without storing: the page is fetched, parsed and
+        screened as `run_url` does (the same refusals), and a page that is not a policy leads to the one it links."""
+        page = fetch(url, self.fetch_limits)
+        document = parse_bytes(page.content, page.kind, page.url, self.limits.max_html_depth)
+        if self.store.name_of_source(list(dict.fromkeys([page.url, page.requested_url]))) is None:
+            try:
+                check_screening(document, page.url, force=False)
+            except NotAPolicyError as refusal:
+                if not follow_links or page.kind != "html":
+                    raise
+                return self._preview_followed(page, refusal)
+        name, note = self._page_name(document, page)
+        existing = self._latest_or_none(name)
+        if existing is not None and note is None:
+            note = f"\"{existing.name}\" already holds this page (the same address)"
+        return NamePreview(existing.name if existing else name, note or "named after the page",
+                           existing.version if existing else None,
+                           existing is not None and existing.sha256 == hashlib.sha256(page.content).hexdigest(),
+                           page.url)
+
+    def _preview_followed(self, page: FetchedPage, refusal: NotAPolicyError) -> NamePreview:
+        """`preview_url` of the policy a refused page links to, as `_follow_to_policy` would store it."""
+        links = policy_links(page.content.decode("utf-8", "replace"), page.url)
+        tries = [(link.url, link.how) for link in links[:MAX_LINKS_FOLLOWED]] or [
+            (url, "the site's usual address for it") for url in well_known_urls(page.url)]
+        tried = []
+        for url, how in tries:
+            try:
+                preview = self.preview_url(url, follow_links=False)
+            except (NotAPolicyError, FetchError) as failure:
+                tried.append(f"{url} ({_short_reason(failure)})")
+                continue
+            others = [link.url for link in links if link.url != url][:3]
+            found = (f"{page.url} is not a privacy policy; {how} leads to it"
+                     + (f" (other candidates: {', '.join(others)})" if others else ""))
+            return dataclasses.replace(preview, found=found)
+        raise NotAPolicyError(f"{refusal} It links no page that is a privacy policy either "
+                              f"(tried: {'; '.join(tried)}).") from None
+
+    def preview_upload(self, raw: bytes, filename: str) -> NamePreview:
+        """The name `run_upload(raw, filename)` would store an upload under, without storing: the file is parsed and
+        screened as `run_upload` does (the same refusals). Its default name is its file name without the suffix;
+        when that name holds another document (not a file of the same name, not this content), "NAME (2)"."""
+        filename = upload_name(filename)
+        base = validate_name(Path(filename).stem.strip(". ") or "upload")
+        document = parse_upload(raw, filename, self.max_bytes, self.limits.max_html_depth)
+        sha256 = hashlib.sha256(raw).hexdigest()
+
+        def same_document(candidate: str) -> bool | None:
+            existing = self._latest_or_none(candidate)
+            if existing is None:
+                return None
+            source = existing.source_path.removeprefix("upload:").replace("\\", "/").rsplit("/", 1)[-1]
+            return existing.sha256 == sha256 or source == filename
+
+        name = validate_name(distinct_name(base, same_document))
+        existing = self._latest_or_none(name)
+        if not (existing is not None and existing.sha256 == sha256):
+            check_screening(document, filename, force=False)
+        if name != base:
+            note = f"named after the file: \"{base}\" already holds another document"
+        elif existing is not None:
+            note = f"\"{existing.name}\" already holds a file of this name"
+        else:
+            note = "named after the file"
+        return NamePreview(existing.name if existing else name, note, existing.version if existing else None,
+                           existing is not None and existing.sha256 == sha256)
 
     def _page_name(self, document: Document, page: FetchedPage) -> tuple[str, str | None]:
         """The name for a fetched page the user named not: the name of the policy already read from the same URL,

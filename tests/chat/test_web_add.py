@@ -51,12 +51,13 @@ class WebServer:
                     raise RuntimeError(f"web/server.py did not start: {(base / 'web.log').read_text()}") from None
                 time.sleep(0.2)
 
-    def post(self, body: bytes, content_type: str, origin: str | None = "", timeout: float = 300) -> tuple[int, dict]:
+    def post(self, body: bytes, content_type: str, origin: str | None = "", timeout: float = 300,
+             path: str = "/policies") -> tuple[int, dict]:
         """POST /policies (from the page's own origin unless `origin` says otherwise); status and JSON."""
         headers = {"Content-Type": content_type}
         if origin is not None:
             headers["Origin"] = origin or self.origin
-        request = urllib.request.Request(self.origin + "/policies", body, headers, method="POST")
+        request = urllib.request.Request(self.origin + path, body, headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 return response.status, json.load(response)
@@ -67,9 +68,9 @@ class WebServer:
     def post_json(self, data: dict, **kwargs) -> tuple[int, dict]:
         return self.post(json.dumps(data).encode(), "application/json", **kwargs)
 
-    def upload(self, filename: str, content: bytes, name: str | None = None) -> tuple[int, dict]:
+    def upload(self, filename: str, content: bytes, name: str | None = None, **kwargs) -> tuple[int, dict]:
         fields = [("file", filename, content)] + ([("name", None, name.encode())] if name is not None else [])
-        return self.post(*multipart(fields))
+        return self.post(*multipart(fields), **kwargs)
 
     def progress(self) -> dict:
         with urllib.request.urlopen(self.origin + "/policies/progress", timeout=10) as response:
@@ -297,3 +298,65 @@ def test_the_policy_page_shows_the_cited_version_escaped_with_linkable_sentences
         assert kind == "text/html; charset=utf-8" and "<script" not in body
     status, _, body = get(server.origin + "/policy?name=%3Cscript%3Ealert(1)%3C%2Fscript%3E")
     assert status == 404 and "<script" not in body and "&lt;script&gt;" in body  # the name is escaped too
+
+
+# -- the name shown before storing (issue 39, item 1) -----------------------------------------------------------
+
+PREVIEW = "/policies/preview"
+
+
+def titled(title: str, example: str) -> bytes:
+    """An example policy served as a page with `title`."""
+    return f"<title>{title}</title>".encode() + (EXAMPLES / example).read_bytes()
+
+
+def test_the_preview_says_the_name_before_anything_is_stored_and_never_reuses_another_documents_name(server):
+    with policy_server() as pages:
+        pages.pages["/one/privacy"] = ("text/html; charset=utf-8", titled("Privacy Policy | Acme", "amazon.com.html"))
+        pages.pages["/two/privacy"] = ("text/html; charset=utf-8",
+                                       titled("Privacy Policy | Acme", "steampowered.com.html"))
+        one, two = pages.url("/one/privacy"), pages.url("/two/privacy")
+        stored(server.home)  # the store's tables exist (this test may run first)
+        before = store_snapshot(server.home)
+        status, preview = server.post_json({"url": one}, path=PREVIEW)
+        assert (status, preview) == (200, {"name": "Acme", "note": "named after the page's title", "existing": None,
+                                           "unchanged": False, "url": one, "found": None})
+        assert store_snapshot(server.home) == before  # nothing stored by a preview
+        assert server.progress() == {"running": False}
+
+        status, added = server.post_json({"url": one, "name": preview["name"]})  # "Add": the confirmed name
+        assert status == 200 and added["name"] == "Acme" and added["version"] == 1
+
+        again = server.post_json({"url": one}, path=PREVIEW)  # the same page: its name, the version it holds
+        assert again == (200, {"name": "Acme", "note": '"Acme" already holds this page (the same address)',
+                               "existing": 1, "unchanged": True, "url": one, "found": None})
+        after = store_snapshot(server.home)
+        status, other = server.post_json({"url": two}, path=PREVIEW)  # another document with the same title
+        assert status == 200 and other["name"] == "Acme (2)" and other["existing"] is None, other
+        assert other["note"] == 'named after the page\'s title: "Acme" already holds another document'
+        assert store_snapshot(server.home) == after
+
+        # an upload: named after its file, and "acme" (the same name, whatever its case) holds another document
+        status, upload = server.upload("acme.html", titled("Privacy Policy | Acme", "steampowered.com.html"),
+                                       path=PREVIEW)
+        assert (status, upload["name"], upload["existing"]) == (200, "acme (2)", None), upload
+        assert upload["note"] == 'named after the file: "acme" already holds another document'
+        status, same = server.upload("acme.html", titled("Privacy Policy | Acme", "amazon.com.html"), path=PREVIEW)
+        assert (status, same["name"], same["existing"], same["unchanged"]) == (200, "Acme", 1, True), same
+        assert store_snapshot(server.home) == after
+        assert server.uploads_left() == []
+
+
+def test_the_preview_refuses_what_adding_refuses_with_the_same_messages(server):
+    before = store_snapshot(server.home)
+    terms = server.upload("terms.txt", TERMS.encode(), path=PREVIEW)
+    assert terms == (422, {"error": "Not stored: terms.txt: this looks like terms of service, not a privacy policy."})
+    assert server.post_json({"url": "http://127.0.0.1:9/policy"}, origin="http://evil.example", path=PREVIEW) == (
+        403, {"error": "Policies can be added only from the chat page itself."})
+    assert server.post_json({"url": "file:///etc/passwd"}, path=PREVIEW)[0] == 400
+    assert server.post(json.dumps({"url": "x"}).encode(), "text/plain", path=PREVIEW)[0] == 415
+    status, reply = server.upload("big.html", b"<p>" + b"x" * MAX_BYTES + b"</p>", path=PREVIEW)
+    assert (status, reply) == (413, {"error": f"The file is larger than the {MAX_BYTES:,}-byte limit for a policy."})
+    status, reply = server.post_json({"url": "http://127.0.0.1:9/policy"}, path=PREVIEW)
+    assert status == 422 and "connection was refused" in reply["error"]
+    assert store_snapshot(server.home) == before

@@ -213,9 +213,14 @@ def test_a_whole_conversation_on_the_page(browser, page, stack):
             page.keyboard.type(pages.url("/steam/privacy"))
             page.keyboard.press("Tab")  # the file picker
             page.keyboard.press("Tab")
+            assert page.evaluate("document.activeElement.id") == "add-button"
+            page.keyboard.press("Enter")  # "Continue": the name it will be added as, in a field that has the focus
+            page.wait_for_function("() => document.activeElement.id === 'add-name'", timeout=TIMEOUT_MS)
+            assert page.input_value("#add-name")  # the name it proposes (ingest.naming), replaced by the person's
+            page.keyboard.press("Control+A")
             page.keyboard.type("steam")
             page.keyboard.press("Tab")
-            assert page.evaluate("document.activeElement.id") == "add-button"
+            assert page.evaluate("document.activeElement.id") == "add-confirm-button"
             page.keyboard.press("Enter")
             page.wait_for_function("() => document.querySelector('#add-status').textContent.startsWith('Adding…')",
                                    timeout=TIMEOUT_MS)
@@ -594,3 +599,248 @@ def test_compare_labels_sets_two_or_three_policies_side_by_side(browser, stack):
         screenshot(page, "compare-labels-phone.png")
     finally:
         context.close()
+
+
+# -- every citation a link; the name shown before a policy is stored (issue 39, items 3 and 1) ------------------
+
+CITATION_HREF = r"/policy\?name=([A-Za-z0-9%._~+-]*)&version=(\d+)#s-(\d+)"
+
+
+def last_bubble(page):
+    return page.locator("#log .msg.bot").last
+
+
+def wait_for_links(page, before: int, count: int) -> None:
+    """Until the bot's bubbles after the first `before` hold `count` links (a reply comes in several messages)."""
+    page.wait_for_function(
+        """([before, count]) => [...document.querySelectorAll('#log .msg.bot')].slice(before)
+                                .reduce((n, m) => n + m.querySelectorAll('a').length, 0) >= count""",
+        arg=[before, count], timeout=TIMEOUT_MS)
+
+
+def open_citation(page, link) -> tuple[str, str]:
+    """Click a citation link of a text reply: the new tab's targeted sentence id and its own text."""
+    assert link.get_attribute("target") == "_blank" and link.get_attribute("rel") == "noopener"
+    assert link.get_attribute("aria-label").endswith("; opens the policy at this sentence)")
+    with page.expect_popup() as popup_info:
+        link.click()
+    policy_page = popup_info.value
+    policy_page.wait_for_load_state()
+    target = policy_page.locator(":target")
+    target_id = target.get_attribute("id")
+    text = target.evaluate("n => [...n.childNodes].filter(c => c.nodeType === 3).map(c => c.data).join('')")
+    assert target.evaluate("n => getComputedStyle(n).backgroundColor") == "rgb(255, 240, 179)"  # highlighted
+    policy_page.close()
+    return target_id, " ".join(text.split())
+
+
+def test_why_compare_and_which_policies_replies_link_each_citation_to_its_sentence(browser, stack):
+    context, page = open_page(browser, stack.page_url, {"width": 1280, "height": 900})
+    try:
+        wait_for_greeting(page)
+        send(page, "amazon", "now answering from amazon.com")
+        answer = ask(page, "Do they share my personal information with other companies?")
+        passages = answer["card"].locator("blockquote.quote").count()
+        assert passages >= 2
+
+        before = len(bot_texts(page))
+        page.fill("#message", "why?")
+        page.press("#message", "Enter")
+        wait_for_links(page, before, passages)
+        why = last_bubble(page)
+        links = why.locator("a")
+        assert links.count() == passages  # each passage's citation, and nothing else
+        hrefs = [links.nth(i).get_attribute("href") for i in range(passages)]
+        assert all(re.fullmatch(r"/policy\?name=amazon\.com&version=1#s-\d+", h) for h in hrefs), hrefs
+        assert hrefs[0] == answer["href"]  # in the answer's order: its quote first
+        assert links.first.inner_text().startswith("§ ") and "score" not in why.inner_text()
+        quotes = why.locator("blockquote p:first-child").all_inner_texts()
+        target, text = open_citation(page, links.nth(1))
+        assert target == "s-" + hrefs[1].rsplit("#s-", 1)[1]
+        assert text == " ".join(quotes[1].split(" ", 1)[1].strip("“”").split())  # "2. “…”": the quoted sentence
+        assert run_axe(page) == []
+
+        before = len(bot_texts(page))
+        page.fill("#message", "compare amazon.com and instagram.com on selling data")
+        page.press("#message", "Enter")
+        wait_for_bot(page, before, "instagram.com: ")
+        wait_for_links(page, before, 1)
+        compare = page.locator("#log .msg.bot").nth(before)
+        hrefs = [a.get_attribute("href") for a in compare.locator("a").all()]
+        assert hrefs and all(re.fullmatch(CITATION_HREF, h) for h in hrefs), hrefs
+        assert {re.fullmatch(CITATION_HREF, h).group(1) for h in hrefs} <= {"amazon.com", "instagram.com"}
+        link = compare.locator("a").first
+        assert re.fullmatch(r"sentence \d+", link.inner_text())
+        target, _ = open_citation(page, link)
+        assert target == "s-" + hrefs[0].rsplit("#s-", 1)[1]
+
+        before = len(bot_texts(page))
+        page.fill("#message", "which policies sell my data?")
+        page.press("#message", "Enter")
+        across = wait_for_bot(page, before, "across")
+        page.wait_for_function(  # every stored policy's row
+            "([before, names]) => { const t = [...document.querySelectorAll('#log .msg.bot')].slice(before)"
+            ".map(m => m.textContent).join(' '); return names.every(n => t.includes(n + ': ')); }",
+            arg=[before, ["amazon.com", "instagram.com", MARKUP_POLICY]], timeout=TIMEOUT_MS)
+        bubble = page.locator("#log .msg.bot").nth(before)
+        rows = bubble.locator("a").all()
+        assert rows, across
+        for row in rows:
+            match = re.fullmatch(CITATION_HREF, row.get_attribute("href"))
+            assert match and match.group(1) in ("amazon.com", "instagram.com", "markup-test"), row.get_attribute("href")
+        target, _ = open_citation(page, rows[0])
+        assert target == "s-" + rows[0].get_attribute("href").rsplit("#s-", 1)[1]
+        screenshot(page, "webchat-citation-links.png")
+        assert page.outside_requests == [] and page.errors == []  # type: ignore[attr-defined]
+    finally:
+        context.close()
+
+
+LINKS_POLICY = "links-test"
+LINKS_POLICY_TEXT = """\
+Links Test Privacy Policy
+
+Sharing
+
+We share your email address with advertisers as described at [x](javascript:alert(1)) on our site.
+
+We share your location with partners listed at <a href="javascript:alert(2)">our partners page</a> and nobody else.
+
+We sell your purchase history to data brokers as set out in [sentence 1](/policy?name=links-test&version=1#s-1) here.
+"""
+
+
+def test_link_syntax_in_a_policy_sentence_shows_as_text_and_makes_no_link(browser, stack, tmp_path, embedder,
+                                                                          retriever, policyie):
+    from assistant.engine import Assistant
+    from assistant.foundation.settings import Settings
+
+    source = tmp_path / f"{LINKS_POLICY}.txt"
+    source.write_text(LINKS_POLICY_TEXT, encoding="utf-8")
+    engine = Assistant(Settings(home=stack.home), embedder=embedder, retriever=retriever, policyie=policyie)
+    engine.ingest(source, name=LINKS_POLICY, force=True)
+    engine.store.close()
+    context, page = open_page(browser, stack.page_url)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    try:
+        wait_for_greeting(page)
+        send(page, LINKS_POLICY, f"now answering from {LINKS_POLICY}")
+        answer = ask(page, "Do they share my data?")
+        passages = answer["card"].locator("blockquote.quote").count()
+        assert passages == 3  # every sentence of the policy
+        before = len(bot_texts(page))
+        page.fill("#message", "why?")
+        page.press("#message", "Enter")
+        wait_for_links(page, before, passages)
+        why = last_bubble(page)
+        shown = why.text_content()
+        for literal in ("[x](javascript:alert(1))", '<a href="javascript:alert(2)">our partners page</a>',
+                        "[sentence 1](/policy?name=links-test&version=1#s-1)"):
+            assert literal in shown, literal
+        links = why.locator("a")
+        assert links.count() == passages  # only the three citations
+        for link in links.all():
+            assert link.inner_text().startswith("§ "), link.inner_text()  # never the policy's own link text
+            assert re.fullmatch(r"/policy\?name=links-test&version=1#s-\d+", link.get_attribute("href"))
+        assert page.locator("#log a[href^='javascript'], #log a[href*='alert']").count() == 0
+
+        # The renderer itself: a reply's link construct is a link only for the chat page's own /policy?…#s-N URL
+        # (a reply from the stored transcript, drawn again on reload through the same renderer).
+        forged = ("Links: [x](javascript:alert(1)) [ok](/policy?name=links-test&version=1#s-2) "
+                  "[far](https://evil.example/policy?name=a&version=1#s-1) [more](/policy?name=a&version=1#s-1&x=1) "
+                  "[host](//evil.example/policy?name=a&version=1#s-1)")
+        page.evaluate("""(text) => { const key = 'privacy-assistant.transcript';
+            const entries = JSON.parse(sessionStorage.getItem(key) || '[]');
+            entries.push({kind: 'bot', message: {text: text}});
+            sessionStorage.setItem(key, JSON.stringify(entries)); }""", forged)
+        page.reload()
+        bubble = page.locator("#log .msg.bot p", has_text="Links: ").last  # its paragraph
+        bubble.wait_for(timeout=TIMEOUT_MS)
+        assert [a.get_attribute("href") for a in bubble.locator("a").all()] == [
+            "/policy?name=links-test&version=1#s-2"]
+        assert bubble.text_content() == forged.replace("[ok](/policy?name=links-test&version=1#s-2)", "ok")
+        page.wait_for_timeout(300)
+        assert dialogs == [] and page.errors == []  # type: ignore[attr-defined]
+    finally:
+        context.close()
+        remove_policy(stack.home, LINKS_POLICY)
+
+
+def stored_names(home: Path) -> set[str]:
+    from assistant.store.database import Store
+
+    store = Store(home)
+    try:
+        return set(store.policy_names())
+    finally:
+        store.close()
+
+
+def picker_names(page) -> list[str]:
+    return page.eval_on_selector_all("#policy-picker option", "os => os.map(o => o.value)")
+
+
+def test_adding_shows_the_name_before_storing_and_a_taken_name_gets_a_distinct_one(browser, stack):
+    titled = b"<title>Privacy Policy | Acme</title>"
+    context, page = open_page(browser, stack.page_url, {"width": 1280, "height": 900})
+    try:
+        with policy_server() as pages:
+            pages.pages["/acme/privacy"] = ("text/html; charset=utf-8",
+                                            titled + (EXAMPLES / "steampowered.com.html").read_bytes())
+            pages.pages["/acme/games"] = ("text/html; charset=utf-8",
+                                          titled + (EXAMPLES / "instagram.com.html").read_bytes())
+            wait_for_greeting(page)
+            names_before, listed_before = stored_names(stack.home), picker_names(page)
+            page.click("#add-policy summary")
+            page.fill("#add-url", pages.url("/acme/privacy"))
+            page.click("#add-button")  # "Continue"
+            page.wait_for_function("() => !document.querySelector('#add-confirm').hidden", timeout=TIMEOUT_MS)
+            assert page.input_value("#add-name") == "Acme"  # the organisation the title names
+            note = page.locator("#add-name-note").inner_text()
+            assert note == "Named after the page's title. It will be a new policy.", note
+            assert page.locator("#add-status").inner_text().startswith("Nothing is stored yet")
+            assert stored_names(stack.home) == names_before and picker_names(page) == listed_before  # not stored
+            page.click("#add-cancel")
+            assert page.locator("#add-confirm").is_hidden() and stored_names(stack.home) == names_before
+
+            page.click("#add-button")
+            page.wait_for_function("() => !document.querySelector('#add-confirm').hidden", timeout=TIMEOUT_MS)
+            before = len(bot_texts(page))
+            page.click("#add-confirm-button")  # "Add" under the proposed name
+            wait_for_bot(page, before, "now answering from Acme")
+            assert "Acme" in stored_names(stack.home) and "Acme" in picker_names(page)
+
+            page.click("#add-policy summary")
+            page.fill("#add-url", pages.url("/acme/games"))  # another document whose title names Acme too
+            page.click("#add-button")
+            page.wait_for_function("() => !document.querySelector('#add-confirm').hidden", timeout=TIMEOUT_MS)
+            assert page.input_value("#add-name") == "Acme (2)"  # never a silent version 2 of the other one
+            note = page.locator("#add-name-note").inner_text()
+            assert note == ("Named after the page's title: \"Acme\" already holds another document. "
+                            "It will be a new policy."), note
+            listed = picker_names(page)
+            assert run_axe(page) == []
+            screenshot(page, "webchat-add-name.png")
+            page.set_viewport_size(PHONE)
+            assert overflow(page) <= 0 and page.locator("#add-name").is_visible()
+            assert run_axe(page) == []
+            screenshot(page, "webchat-add-name-phone.png")
+            page.set_viewport_size({"width": 1280, "height": 900})
+
+            page.fill("#add-name", "acme")  # a name that holds a policy: the note says what adding would do
+            assert page.locator("#add-name-note").inner_text().startswith(
+                "“Acme” already holds a policy: adding stores this document as its next version.")
+            page.fill("#add-name", "Acme Games")  # the person's own name
+            assert page.locator("#add-name-note").inner_text() == "It will be a new policy named “Acme Games”."
+            assert stored_names(stack.home) == names_before | {"Acme"} and picker_names(page) == listed
+            before = len(bot_texts(page))
+            page.press("#add-name", "Enter")
+            wait_for_bot(page, before, "now answering from Acme Games")
+            assert page.locator("#add-status").text_content().startswith("Added Acme Games (")
+            assert stored_names(stack.home) == names_before | {"Acme", "Acme Games"}  # no "Acme (2)"
+            assert page.outside_requests == [] and page.errors == []  # type: ignore[attr-defined]
+    finally:
+        context.close()
+        for name in ("Acme", "Acme Games"):
+            remove_policy(stack.home, name)
