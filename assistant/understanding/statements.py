@@ -142,8 +142,9 @@ _YOUR_CHOICE = re.compile(
     r"\bwith your (?:\w+ )?(?:consent|permission)\b|\bonly (?:if|when) you\b", re.IGNORECASE)
 # What you may choose to give or turn on ("Users may choose to send us audio", "You may set your device permissions to
 # grant … access", "if you've chosen to use a voice feature", "only if you select the option to share it").
-# Not a choice of something else that brings the practice along ("if you choose to purchase …"): a case of it, and the
-# practice stands. What the person turns on, grants, links or joins is read by `on_your_setting` (`lang/conditions.toml`).
+# Not a choice of something else that brings the practice along ("if you choose to purchase …", "if you connect a
+# third-party application"): those are cases of it, and the practice stands. (A wider reading of what the person turns
+# on, grants, links or joins was measured and dropped: docs/lab/notebook.md, "conditions you turn on".)
 _PROVIDE = r"(?:send|share|provide|give|upload|submit|record|allow|enable|turn on|use (?:a |the |our )?(?:voice|\w+ feature))"
 _YOU_MAY_CHOOSE = re.compile(
     rf"\b(?:you|users|members|customers) (?:may|can|could) (?:choose|elect|opt|decide) to {_PROVIDE}\b|"
@@ -209,32 +210,6 @@ def scope_of(text: str) -> str | None:
 _COORDINATED = re.compile(r",?\s+(?:or|and|as well as)\s+(?!you\b|we\b|they\b)", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class ConditionRule:
-    """One way a statement makes a practice depend on what the person turns on (`lang/conditions.toml`)."""
-
-    name: str
-    pattern: re.Pattern
-    match: tuple[str, ...] = ()
-    no_match: tuple[str, ...] = ()
-
-
-@cache
-def condition_rules() -> tuple[ConditionRule, ...]:
-    """The shipped condition rules (`lang/conditions.toml`), their shared opt-in verbs filled in, read once."""
-    data = tomllib.loads(resources.files("assistant.understanding").joinpath("lang/conditions.toml").read_text("utf-8"))
-    verbs = data.pop("verbs")["words"]
-    return tuple(ConditionRule(name, re.compile(entry["pattern"].replace("{verbs}", verbs), re.IGNORECASE),
-                               tuple(entry.get("match", ())), tuple(entry.get("no_match", ())))
-                 for name, entry in data.items())
-
-
-def on_your_setting(text: str) -> bool:
-    """Whether a statement makes the practice depend on something the person turns on ("When you enable Location
-    Services, we collect …", "only while Live Location Sharing is turned on"): not ordinary use of the service."""
-    return any(rule.pattern.search(text) for rule in condition_rules())
-
-
 def on_consent(text: str) -> bool:
     """Whether the condition a sentence states is your consent or choice ("without your explicit consent", "if you
     choose to allow it"), not some other case."""
@@ -261,8 +236,7 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
     if not denied(sentence.facts, text):
         # done only on your choice ("If you choose to allow …, we may collect", "Users may choose to send us audio",
         # "only with your permission"): only if — not for the rights you exercise ("you can choose to delete")
-        chosen = (_YOUR_CHOICE.search(text) or _YOU_MAY_CHOOSE.search(text) or on_your_setting(text)) and not (
-            _CONSENT_WHERE_REQUIRED.search(text))
+        chosen = (_YOUR_CHOICE.search(text) or _YOU_MAY_CHOOSE.search(text)) and not _CONSENT_WHERE_REQUIRED.search(text)
         return CONDITIONAL if chosen and not (facet is not None and facet.about_you) else YES
     # the condition must qualify the facet's own clause: "We'll never sell your personal information …, and we
     # won't use your name … without your permission either" is a plain no to selling

@@ -147,18 +147,3 @@ def test_how_long_a_named_kind_of_data_is_kept_never_quotes_the_period_of_other_
     assert "as long as your account is active" in general.headline and "indefinitely" not in general.headline, \
         general.headline
 
-
-def test_a_practice_under_a_setting_gives_way_to_a_plain_statement_of_it():
-    # The class: "only if" for one feature the person turns on is no answer when the policy also states the practice
-    # for everyone among its best statements; alone, it is the answer ("only in some cases").
-    from assistant.answering.verdict import CONDITIONAL, YES
-    from tests.support.answers import rank_and_decide
-
-    on_setting = ("We record your location when you cross paths with another member, if the geolocation feature is "
-                  "enabled.")
-    plain = "Unless you have chosen stricter settings on your device, we will collect your geolocation regularly."
-    ranking, verdict = rank_and_decide("Does the app track my location?", [on_setting, plain], [3.0, 2.0])
-    assert verdict.verdict == YES and ranking.ranked[verdict.support].sentence.text == plain, verdict.headline
-    ranking, verdict = rank_and_decide("Does the app track my location?", [on_setting], [3.0])
-    assert verdict.verdict == CONDITIONAL and ranking.ranked[verdict.support].sentence.text == on_setting, \
-        verdict.headline
