@@ -47,6 +47,16 @@ def reader():
     return SpanReader.load()
 
 
+@pytest.fixture(scope="session")
+def playwright_driver():
+    """One Playwright driver per test process, shared by the chat page's and the extension's browsers: its sync API
+    allows only one at a time in a process."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        yield driver
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     return tmp_path / "home"

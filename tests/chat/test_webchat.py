@@ -40,18 +40,16 @@ def stack(request, tmp_path_factory, embedder, retriever, policyie):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(request):
     if not CHROMIUM.exists():
         message = f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
+    driver = request.getfixturevalue("playwright_driver")  # after the check: no driver where there is no Chromium
+    browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+    yield browser
+    browser.close()
 
 
 def open_page(browser, url: str, viewport: dict | None = None):

@@ -112,7 +112,7 @@ def server(tmp_path_factory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def browser(tmp_path_factory, request):
     """Chromium with the unpacked extension (and no other) in a fresh profile."""
     missing = [str(p) for p in (CHROMIUM, AXE) if not p.exists()]
     if missing:
@@ -120,20 +120,18 @@ def browser(tmp_path_factory):
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("profile")), executable_path=str(CHROMIUM), headless=True,
-            ignore_default_args=["--disable-extensions"], viewport={"width": 1280, "height": 900},
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  f"--disable-extensions-except={EXTENSION}", f"--load-extension={EXTENSION}"])
-        context.outside = []  # type: ignore[attr-defined]  # requests that left this machine
-        context.on("request", lambda r: None if urlsplit(r.url).scheme in ("chrome-extension", "data", "about")
-                   or urlsplit(r.url).hostname in ("127.0.0.1", "localhost") else context.outside.append(r.url))
-        yield context
-        context.close()
+    playwright = request.getfixturevalue("playwright_driver")  # one driver per process, shared with the chat's
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path_factory.mktemp("profile")), executable_path=str(CHROMIUM), headless=True,
+        ignore_default_args=["--disable-extensions"], viewport={"width": 1280, "height": 900},
+        args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update", "--disable-sync",
+              f"--disable-extensions-except={EXTENSION}", f"--load-extension={EXTENSION}"])
+    context.outside = []  # type: ignore[attr-defined]  # requests that left this machine
+    context.on("request", lambda r: None if urlsplit(r.url).scheme in ("chrome-extension", "data", "about")
+               or urlsplit(r.url).hostname in ("127.0.0.1", "localhost") else context.outside.append(r.url))
+    yield context
+    context.close()
 
 
 def extension_page(browser, path: str):
