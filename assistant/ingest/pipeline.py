@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from assistant.foundation.errors import (
     FetchError,
@@ -185,24 +185,8 @@ class IngestPipeline:
 
     def _follow_to_policy(self, page: FetchedPage, refusal: NotAPolicyError, name: str | None,
                           progress: ProgressCallback | None) -> IngestResult:
-        """Store the privacy policy a refused page links to (the best of `discovery.policy_links`, else the site's
-        usual paths), saying how it was found; when none is one, the refusal says what was tried."""
-        links = policy_links(page.content.decode("utf-8", "replace"), page.url)
-        tries = [(link.url, link.how) for link in links[:MAX_LINKS_FOLLOWED]] or [
-            (url, "the site's usual address for it") for url in well_known_urls(page.url)]
-        tried = []
-        for url, how in tries:
-            try:
-                result = self.run_url(url, name, progress, follow_links=False)
-            except (NotAPolicyError, FetchError) as failure:
-                tried.append(f"{url} ({_short_reason(failure)})")
-                continue
-            others = [link.url for link in links if link.url != url][:3]
-            found = (f"{page.url} is not a privacy policy; {how} leads to it"
-                     + (f" (other candidates: {', '.join(others)})" if others else ""))
-            return dataclasses.replace(result, found=found)
-        raise NotAPolicyError(f"{refusal} It links no page that is a privacy policy either "
-                              f"(tried: {'; '.join(tried)}).") from None
+        """Store the privacy policy a refused page links to (`_follow`)."""
+        return _follow(page, refusal, lambda url: self.run_url(url, name, progress, follow_links=False))
 
     def preview_url(self, url: str, follow_links: bool = True) -> NamePreview:
         """The name `run_url(url)` would give the page it stores, without storing: the page is fetched, parsed and
@@ -226,23 +210,8 @@ class IngestPipeline:
                            page.url)
 
     def _preview_followed(self, page: FetchedPage, refusal: NotAPolicyError) -> NamePreview:
-        """`preview_url` of the policy a refused page links to, as `_follow_to_policy` would store it."""
-        links = policy_links(page.content.decode("utf-8", "replace"), page.url)
-        tries = [(link.url, link.how) for link in links[:MAX_LINKS_FOLLOWED]] or [
-            (url, "the site's usual address for it") for url in well_known_urls(page.url)]
-        tried = []
-        for url, how in tries:
-            try:
-                preview = self.preview_url(url, follow_links=False)
-            except (NotAPolicyError, FetchError) as failure:
-                tried.append(f"{url} ({_short_reason(failure)})")
-                continue
-            others = [link.url for link in links if link.url != url][:3]
-            found = (f"{page.url} is not a privacy policy; {how} leads to it"
-                     + (f" (other candidates: {', '.join(others)})" if others else ""))
-            return dataclasses.replace(preview, found=found)
-        raise NotAPolicyError(f"{refusal} It links no page that is a privacy policy either "
-                              f"(tried: {'; '.join(tried)}).") from None
+        """`preview_url` of the policy a refused page links to (`_follow`), as `_follow_to_policy` would store it."""
+        return _follow(page, refusal, lambda url: self.preview_url(url, follow_links=False))
 
     def preview_upload(self, raw: bytes, filename: str) -> NamePreview:
         """The name `run_upload(raw, filename)` would store an upload under, without storing: the file is parsed and
@@ -385,3 +354,27 @@ def _short_reason(failure: Exception) -> str:
     text = str(failure)
     text = text.split(": ", 2)[-1] if text.startswith(("Not stored:", "Cannot fetch")) else text
     return text.split(". ", 1)[0].rstrip(".")
+
+
+Followed = TypeVar("Followed", IngestResult, NamePreview)
+
+
+def _follow(page: FetchedPage, refusal: NotAPolicyError, attempt: Callable[[str], Followed]) -> Followed:
+    """`attempt` on the privacy policy a refused page links to (the best of `discovery.policy_links`, else the site's
+    usual paths), the result saying how it was found; when none is one, the refusal says what was tried."""
+    links = policy_links(page.content.decode("utf-8", "replace"), page.url)
+    tries = [(link.url, link.how) for link in links[:MAX_LINKS_FOLLOWED]] or [
+        (url, "the site's usual address for it") for url in well_known_urls(page.url)]
+    tried = []
+    for url, how in tries:
+        try:
+            result = attempt(url)
+        except (NotAPolicyError, FetchError) as failure:
+            tried.append(f"{url} ({_short_reason(failure)})")
+            continue
+        others = [link.url for link in links if link.url != url][:3]
+        found = (f"{page.url} is not a privacy policy; {how} leads to it"
+                 + (f" (other candidates: {', '.join(others)})" if others else ""))
+        return dataclasses.replace(result, found=found)
+    raise NotAPolicyError(f"{refusal} It links no page that is a privacy policy either "
+                          f"(tried: {'; '.join(tried)}).") from None
