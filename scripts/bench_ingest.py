@@ -1,112 +1,88 @@
-"""Ingest time per 1,000 sentences on the web-page corpus, stage by stage (prints numbers; not a test).
+"""Ingest against its one-pass limit: a whole ingest beside one plain MiniLM-L6 pass over the same sentences
+(prints numbers; not a test).
 
-    python scripts/webpage_corpus.py --mirrors DIR      # first: the pages (data/webpages/pages/)
-    python scripts/bench_ingest.py [--pages 12] [--seed 0] [--out bench.json]
+    .venv/bin/python scripts/bench_ingest.py [--words 4700,40000,120000] [--policy FILE ...] [--repeat 3]
 
-Loads the models once (not timed), then ingests `--pages` corpus pages, drawn with `--seed`, into a
-temporary store, timing each stage through the pipeline's own parts: parse (HTML → blocks), split
-(blocks → sentences), embed / tag practices / read facts (`SentenceTagging.run`, timed by the progress
-reports it gives between its stages, so any backend that reports them is measured the same way),
-store (FAISS index + SQLite, the privacy profile computed and stored in the same transaction). Prints per stage the median and range over pages of seconds per 1,000
-sentences. The yardstick, measured in the same run: the embedder alone on the same sentences.
+Loads every model and ingests one bundled example first (not timed). Then for each policy — one of real text per
+`--words` size (`long_policy.py`: the bundled examples, then OPP-115's policies) and each `--policy` file — it
+times, `--repeat` times and alternating so that the machine's load falls on both alike:
+
+- the whole `Assistant.ingest` under a new name (parse, screen, split, read every sentence, profile, store and
+  index);
+- the yardstick: one plain all-MiniLM-L6-v2 pass (the base embedder's graph, fp32, batched by length) over the
+  same sentences, in the same process.
+
+Prints the median (and range) of each and their ratio: the issue's target is ingest ≤ 1.5 × the yardstick. The
+backend is ASSISTANT_BACKEND's (default onnx). It uses only `Assistant.ingest` and `Embedder`, so the same script
+times an older checkout (`PYTHONPATH=OLD_CHECKOUT`) for a before / after.
 """
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from webpage_corpus import CORPUS, read_index
+from long_policy import ROOT, write_long_policy
 
 from assistant.engine import Assistant
+from assistant.foundation.inference import backend
 from assistant.foundation.sentences import build_policy
 from assistant.foundation.settings import Settings
-from assistant.ingest.parsing import parse_bytes
-from assistant.store.index import SentenceIndex
+from assistant.ingest.parsing import load_document
+from assistant.models.retriever.model import Embedder
 
-STAGES = ("parse", "split", "embed", "practices", "facts", "store", "total")
-
-
-class _StageClock:
-    """Records when `SentenceTagging.run` reports each of its stages."""
-
-    def __init__(self) -> None:
-        self.marks: dict[str, float] = {}
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        self.marks.setdefault(stage, time.perf_counter())
+MAX_BYTES = 20 * 1024 * 1024
 
 
-def time_page(assistant: Assistant, page: Path, name: str) -> dict[str, float]:
-    """Seconds of each stage for one page, and its sentence count."""
-    from assistant.ingest.tagging import TAGGING_PIPELINE  # lazy, like the pipeline
-
-    raw = page.read_bytes()
-    t0 = time.perf_counter()
-    document = parse_bytes(raw, "html", page)
-    t1 = time.perf_counter()
-    policy = build_policy(document)
-    t2 = time.perf_counter()
-    clock = _StageClock()
-    tagged = assistant.ingest_pipeline.tagging().run(policy, clock)
-    t3 = time.perf_counter()
-    assistant.store.add_version_if_new(name, str(page), hashlib.sha256(raw).hexdigest(), tagged.policy,
-                                       SentenceIndex.build(tagged.vectors), TAGGING_PIPELINE,
-                                       profile=assistant._profile_maker)  # as ingest stores it
-    t4 = time.perf_counter()
-    practices = clock.marks.get("tagging practices", t3)
-    facts = clock.marks.get("reading facts", t3)
-    return {"sentences": len(policy.sentences), "parse": t1 - t0, "split": t2 - t1, "embed": practices - t2,
-            "practices": facts - practices, "facts": t3 - facts, "store": t4 - t3, "total": t4 - t0}
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pages", type=int, default=12)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--words", default="4700,40000,120000", help="sizes of the real-text policies, in words")
+    parser.add_argument("--policy", type=Path, action="append", default=[], help="also time this policy file")
+    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    rows = read_index(args.corpus)
-    missing = [row["file"] for row in rows if not (args.corpus / row["file"]).exists()]
-    if missing:
-        print(f"error: {len(missing)} corpus pages missing (first {missing[0]}): run scripts/webpage_corpus.py",
-              file=sys.stderr)
-        return 1
-    chosen = random.Random(args.seed).sample(rows, min(args.pages, len(rows)))
-    with tempfile.TemporaryDirectory() as home:
-        assistant = Assistant(Settings(home=Path(home)))
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        models = Assistant(Settings(home=folder / "warm-up"))
         started = time.perf_counter()
-        tagging = assistant.ingest_pipeline.tagging()
-        tagging.run(build_policy(parse_bytes(b"<p>We collect your email address.</p>", "html", "warm-up")))
-        _ = assistant._profile_maker  # loads the profile's question models, and its 16 questions embedded
-        print(f"models loaded and warmed up in {time.perf_counter() - started:.1f} s (not counted)", file=sys.stderr)
+        models.load_models()
+        models.ingest(ROOT / "examples" / "policies" / "amazon.com.html", name="warm-up")
+        yardstick = Embedder()
+        yardstick.encode(["We collect your email address."])
+        print(f"backend {backend()}; models loaded, one example ingested in {time.perf_counter() - started:.1f} s")
+        policies = list(args.policy)
+        for words in (int(w) for w in args.words.split(",") if w):
+            path = folder / f"real-text-{words}-words.md"
+            write_long_policy(path, words)
+            policies.append(path)
+        print("| policy | sentences | whole ingest | one MiniLM-L6 pass (yardstick) | ingest ÷ yardstick |")
+        print("|---|---|---|---|---|")
         results = []
-        for index, row in enumerate(chosen):
-            timing = time_page(assistant, args.corpus / row["file"], f"page {index}")
-            policy = build_policy(parse_bytes((args.corpus / row["file"]).read_bytes(), "html", row["file"]))
-            t0 = time.perf_counter()
-            assistant.retriever.encode([sentence.text for sentence in policy.sentences])
-            timing["yardstick: embed alone"] = time.perf_counter() - t0
-            results.append({"organisation": row["organisation"], **timing})
-            print(f"{row['organisation']:22} {timing['sentences']:5} sentences  {timing['total']:6.1f} s", file=sys.stderr)
-    print(f"\n{len(results)} pages, {sum(r['sentences'] for r in results)} sentences "
-          f"(seconds per 1,000 sentences: median [min – max] over pages)")
-    for stage in (*STAGES, "yardstick: embed alone"):
-        per_k = [1000 * r[stage] / r["sentences"] for r in results if r["sentences"]]
-        print(f"  {stage:24} {statistics.median(per_k):7.2f}  [{min(per_k):.2f} – {max(per_k):.2f}]")
-    if args.out:
-        args.out.write_text(json.dumps(results, indent=1), encoding="utf-8")
-    return 0
+        for path in policies:
+            texts = [s.text for s in build_policy(load_document(path, MAX_BYTES)).sentences]
+            ingests, passes = [], []
+            for run in range(args.repeat):
+                started = time.perf_counter()
+                models.ingest(path, name=f"{path.stem}-{run}")  # a new name: stored anew, never "unchanged"
+                ingests.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                yardstick.encode(texts)
+                passes.append(time.perf_counter() - started)
+            ratios = [i / p for i, p in zip(ingests, passes, strict=True)]
+            results.append({"policy": path.name, "sentences": len(texts), "ingest_s": ingests, "yardstick_s": passes,
+                            "ratio": ratios})
+            print(f"| {path.name} | {len(texts):,} | {_spread(ingests)} s | {_spread(passes)} s | "
+                  f"**{statistics.median(ratios):.2f}×** ({min(ratios):.2f}–{max(ratios):.2f}) |", flush=True)
+        if args.out:
+            args.out.write_text(json.dumps(results, indent=1) + "\n")
+
+
+def _spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

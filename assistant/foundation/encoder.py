@@ -11,16 +11,20 @@ import os
 import torch
 
 from assistant.foundation.base_model import EMBEDDER_NAME, bundled_model_dir
+from assistant.foundation.releases import WEIGHTS_DIR, load_release
 
 __all__ = [
     "EMBEDDER_NAME",
+    "apply_trunk",
     "best_device",
     "bundled_model_dir",
     "freeze_below",
+    "layer_inputs",
     "load_base_encoder",
     "load_base_model",
     "load_task_state",
     "mean_pool",
+    "run_layers",
     "top_layer_prefixes",
     "trained_state",
 ]
@@ -54,6 +58,20 @@ def load_base_encoder():
     return AutoModel.from_pretrained(directory), AutoTokenizer.from_pretrained(directory)
 
 
+def apply_trunk(bert, trunk: str | None) -> None:
+    """Load the release named `trunk` (a folder under `WEIGHTS_DIR`, e.g. "retriever") into the base encoder `bert`.
+
+    A task model on a trunk re-trains only the layers above those it shares with the trunk's encoder, so one
+    pass of the shared layers serves the trunk and every task on it (the one-pass ingest graph); None: the base
+    model's own layers."""
+    if trunk is None:
+        return
+    state, _ = load_release(WEIGHTS_DIR / trunk)
+    unexpected = bert.load_state_dict(state, strict=False).unexpected_keys
+    if unexpected:
+        raise RuntimeError(f"the trunk {trunk}: weights for unknown parameters {unexpected[:3]}")
+
+
 def top_layer_prefixes(bert, layers: int) -> list[str]:
     """Parameter-name prefixes of the top `layers` transformer layers."""
     total = bert.config.num_hidden_layers
@@ -84,6 +102,22 @@ def load_task_state(model: torch.nn.Module, state: dict[str, torch.Tensor], sour
     absent = [k for k in missing if not k.startswith("bert.")]
     if absent:
         raise RuntimeError(f"{source}: the release lacks head weights {absent[:3]}")
+
+
+def layer_inputs(bert, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(the embeddings' token states, the attention mask as the layers take it): what `bert.encoder.layer[i]`
+    is called with, for graphs that run some layers once and branch above them (`layer(states, mask)`)."""
+    from transformers.masking_utils import create_bidirectional_mask  # with torch: export and training only
+
+    states = bert.embeddings(input_ids=input_ids)
+    return states, create_bidirectional_mask(config=bert.config, inputs_embeds=states, attention_mask=attention_mask)
+
+
+def run_layers(layers, states: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """`states` through each of `layers` in turn (see `layer_inputs`)."""
+    for layer in layers:
+        states = layer(states, mask)
+    return states
 
 
 def mean_pool(states: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:

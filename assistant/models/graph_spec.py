@@ -18,7 +18,7 @@ class GraphSpec:
     `builder` names the torch side as "package.module:function": `function(bert, release)` turns the base
     encoder and a release folder (None: the base model alone) into the graph's torch module. It is imported
     by name (`resolve`), only to export the graph or run it on torch. `serves`: the models whose forward
-    passes are this graph's outputs, in order, when one pass computes several."""
+    passes are this graph's outputs, in order, when one pass computes several. `fp32_scopes`: see below."""
 
     name: str
     inputs: tuple[str, ...]
@@ -27,6 +27,9 @@ class GraphSpec:
     precision: str  # what `ASSISTANT_BACKEND=onnx` runs it at: "fp32" or "int8" (docs/results.md, "ONNX Runtime")
     builder: str
     serves: tuple[str, ...] = ()
+    # module scopes of the torch module whose matrix products stay fp32 when the graph is quantized to int8 (the
+    # one-pass graph's trunk, whose vectors must stay the retriever's)
+    fp32_scopes: tuple[str, ...] = ()
 
 
 def resolve(dotted: str) -> Any:

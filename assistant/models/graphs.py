@@ -77,13 +77,24 @@ def export(spec: GraphSpec, directory: Path | None, folder: Path, precision: str
 
             with _temporary(source) as partial, _quiet_root_logger():
                 quantize_dynamic(str(fp32), str(partial), weight_type=QuantType.QInt8, per_channel=True,
-                                 op_types_to_quantize=["MatMul"])
+                                 op_types_to_quantize=["MatMul"], nodes_to_exclude=_nodes_in(fp32, spec.fp32_scopes))
     optimized = optimized_path(source)
     if not optimized.exists():
         with _temporary(optimized) as partial:
             # the weights first, under a name of this export's own; the graph that names them appears last
             save_optimized(source, partial, f"{optimized.stem}.{partial.name.split('.')[-2]}.weights")
     return optimized
+
+
+def _nodes_in(path: Path, scopes: tuple[str, ...]) -> list[str]:
+    """The names of the graph's nodes traced from the torch modules `scopes` (e.g. "trunk": "/trunk/…")."""
+    if not scopes:
+        return []
+    import onnx  # the quantizer needs it too
+
+    prefixes = tuple(f"/{scope}/" for scope in scopes)
+    return [node.name for node in onnx.load(str(path), load_external_data=False).graph.node
+            if node.name.startswith(prefixes)]
 
 
 @contextmanager

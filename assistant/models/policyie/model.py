@@ -23,7 +23,7 @@ import numpy as np
 
 from assistant.foundation.inference import Forward
 from assistant.foundation.releases import load_release_arrays
-from assistant.foundation.tokenization import encode_words, first_pieces
+from assistant.foundation.tokenization import TokenBatch, encode_words, first_pieces
 from assistant.foundation.types import Facts, Slot
 from assistant.models.policyie.bio import BIODecoder, crf_scores
 from assistant.models.policyie.graph import POLICYIE, RELEASE_DIR
@@ -58,23 +58,27 @@ class PolicyIETagger:
     """Reads sentences with a released PolicyIE model (`forward`: its graph, `assistant.models.runtime`);
     `crf` gives the CRFs' transition scores (read when tagging: training changes them)."""
 
-    def __init__(self, forward: Forward, type_i_tags: list[str], type_ii_tags: list[str],
+    def __init__(self, forward: Forward | None, type_i_tags: list[str], type_ii_tags: list[str],
                  crf: Callable[[], CRFScores] = lambda: None, max_length: int = 256) -> None:
+        """`forward`: None where the scores come from elsewhere (the one-pass ingest graph, `decode`)."""
         self.forward = forward
         self.type_i_tags = type_i_tags
         self.type_ii_tags = type_ii_tags
         self.crf = crf
         self.max_length = max_length
+        self._built: tuple[CRFScores, BIODecoder, BIODecoder] | None = None
 
     @classmethod
-    def load(cls, directory: Path = RELEASE_DIR) -> PolicyIETagger:
+    def load(cls, directory: Path = RELEASE_DIR, graph: bool = True) -> PolicyIETagger:
+        """The release in `directory`; with `graph=False` without its own graph (`decode` reads the one-pass
+        ingest graph's scores)."""
         state, config = load_release_arrays(directory)
         tags_i, tags_ii = config["type_i_tags"], config["type_ii_tags"]
         scores: CRFScores = None
         if config.get("crf", False):
             scores = (crf_scores(tags_i, state["crf_i.transitions"], state["crf_i.start"]),
                       crf_scores(tags_ii, state["crf_ii.transitions"], state["crf_ii.start"]))
-        return cls(load_forward(POLICYIE.name, directory), tags_i, tags_ii, lambda: scores)
+        return cls(load_forward(POLICYIE.name, directory) if graph else None, tags_i, tags_ii, lambda: scores)
 
     @property
     def has_crf(self) -> bool:
@@ -82,34 +86,55 @@ class PolicyIETagger:
 
     def tag(self, token_lists: Sequence[Sequence[str]], batch_size: int = 32) -> list[TaggedSentence]:
         """Intent and tags for each token list (tokens past the length limit get `O`)."""
+        if self.forward is None:
+            raise ValueError("this PolicyIE tagger was loaded without its graph (graph=False)")
         results: list[TaggedSentence | None] = [None] * len(token_lists)
-        scores = self.crf()
-        decode_i = BIODecoder(self.type_i_tags, scores[0] if scores else None)
-        decode_ii = BIODecoder(self.type_ii_tags, scores[1] if scores else None)
         order = sorted(range(len(token_lists)), key=lambda i: len(token_lists[i]))
         for start in range(0, len(order), batch_size):
             rows = order[start : start + batch_size]
             batch = encode_words([token_lists[i] or ["."] for i in rows], self.max_length)
-            intent, type_i, type_ii = self.forward(batch.feeds(POLICYIE.inputs))
-            intents = intent.argmax(-1)
-            if scores is None:  # a softmax tagger: decode its log-probabilities
-                type_i, type_ii = _log_softmax(type_i), _log_softmax(type_ii)
-            for row, i in enumerate(rows):
-                firsts = first_pieces(batch.encodings[row].word_ids)[: len(token_lists[i])]
-                padding = ["O"] * (len(token_lists[i]) - len(firsts))
-                results[i] = TaggedSentence(INTENTS[int(intents[row])],
-                                            decode_i.best(type_i[row, firsts]) + padding,
-                                            decode_ii.best(type_ii[row, firsts]) + padding)
+            tagged = self.decode(batch, self.forward(batch.feeds(POLICYIE.inputs)), [len(token_lists[i]) for i in rows])
+            for i, sentence in zip(rows, tagged, strict=True):
+                results[i] = sentence
         return results  # type: ignore[return-value]
+
+    def decode(self, batch: TokenBatch, scores: Sequence[np.ndarray], lengths: Sequence[int]) -> list[TaggedSentence]:
+        """The rows of an `encode_words` batch read from the graph's (intent logits, type-I, type-II tag scores);
+        `lengths`: each row's number of words."""
+        intent, type_i, type_ii = scores
+        transitions = self.crf()
+        decode_i, decode_ii = self._decoders(transitions)
+        if transitions is None:  # a softmax tagger: decode its log-probabilities
+            type_i, type_ii = _log_softmax(type_i), _log_softmax(type_ii)
+        intents = intent.argmax(-1)
+        tagged = []
+        for row, length in enumerate(lengths):
+            firsts = first_pieces(batch.encodings[row].word_ids)[:length]
+            padding = ["O"] * (length - len(firsts))
+            tagged.append(TaggedSentence(INTENTS[int(intents[row])], decode_i.best(type_i[row, firsts]) + padding,
+                                         decode_ii.best(type_ii[row, firsts]) + padding))
+        return tagged
+
+    def _decoders(self, transitions: CRFScores) -> tuple[BIODecoder, BIODecoder]:
+        """The two taggers' decoders for these CRF scores, built once for the same scores (training changes them)."""
+        if self._built is None or self._built[0] is not transitions:
+            self._built = (transitions, BIODecoder(self.type_i_tags, transitions[0] if transitions else None),
+                           BIODecoder(self.type_ii_tags, transitions[1] if transitions else None))
+        return self._built[1], self._built[2]
 
     def facts(self, sentences: Sequence[str]) -> list[Facts]:
         """Intent and slots with character offsets into each sentence."""
         tokenised = [words(s) for s in sentences]
-        tagged = self.tag([[w for w, _, _ in t] for t in tokenised])
-        return [
-            Facts(t.intent, tuple(_slots(sentence, tokens, t.type_i) + _slots(sentence, tokens, t.type_ii)))
-            for sentence, tokens, t in zip(sentences, tokenised, tagged)
-        ]
+        return read_facts(sentences, tokenised, self.tag([[w for w, _, _ in t] for t in tokenised]))
+
+
+def read_facts(sentences: Sequence[str], tokenised: Sequence[list[tuple[str, int, int]]],
+               tagged: Sequence[TaggedSentence]) -> list[Facts]:
+    """Each sentence's intent and slots with character offsets, from its `words` and their tags."""
+    return [
+        Facts(t.intent, tuple(_slots(sentence, tokens, t.type_i) + _slots(sentence, tokens, t.type_ii)))
+        for sentence, tokens, t in zip(sentences, tokenised, tagged, strict=True)
+    ]
 
 
 def _slots(sentence: str, tokens: list[tuple[str, int, int]], tags: list[str]) -> list[Slot]:

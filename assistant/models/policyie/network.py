@@ -6,7 +6,7 @@ from pathlib import Path
 
 import torch
 
-from assistant.foundation.encoder import load_task_state, mean_pool
+from assistant.foundation.encoder import apply_trunk, load_task_state, mean_pool
 from assistant.foundation.releases import load_release
 from assistant.models.policyie.crf import LinearChainCRF
 from assistant.models.policyie.model import INTENTS
@@ -29,7 +29,13 @@ class PolicyIEModel(torch.nn.Module):
         self.crf_ii = LinearChainCRF(type_ii_tags) if crf else None
 
     def forward(self, input_ids, attention_mask, token_type_ids=None):
-        states = self.dropout(self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state)
+        return self.heads(self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state,
+                          attention_mask)
+
+    def heads(self, states, attention_mask):
+        """(intent logits, type-I and type-II tag scores) from the encoder's last token states (also run by the
+        one-pass ingest graph)."""
+        states = self.dropout(states)
         return self.intent(mean_pool(states, attention_mask)), self.type_i(states), self.type_ii(states)
 
     def head_state(self) -> dict[str, torch.Tensor]:
@@ -39,6 +45,7 @@ class PolicyIEModel(torch.nn.Module):
 def build(bert, directory: Path) -> PolicyIEModel:
     """The released tagger in `directory` on the base encoder `bert` (`assistant.models.policyie.graph`)."""
     state, config = load_release(directory)
+    apply_trunk(bert, config.get("trunk"))
     model = PolicyIEModel(bert, config["type_i_tags"], config["type_ii_tags"], crf=config.get("crf", False))
     load_task_state(model, state, directory)
     return model

@@ -13,7 +13,13 @@ import numpy as np
 import torch
 
 from assistant.corpora.policyie import corpus_file, load_split, tag_inventory
-from assistant.foundation.encoder import freeze_below, load_base_encoder, top_layer_prefixes, trained_state
+from assistant.foundation.encoder import (
+    apply_trunk,
+    freeze_below,
+    load_base_encoder,
+    top_layer_prefixes,
+    trained_state,
+)
 from assistant.foundation.releases import save_release, sha256_of
 from assistant.foundation.resources import checkpoint_dir
 from assistant.foundation.tokenization import first_pieces
@@ -36,8 +42,10 @@ CHECKPOINT_DIR = checkpoint_dir("policyie")
 
 @dataclass(frozen=True)
 class TrainConfig(EncoderTrainConfig):
-    trainable_layers: int = 6
+    trainable_layers: int = 2  # the top two layers, on the retriever's four below them (`trunk`): one pass at ingest
+    encoder_learning_rate: float = 2e-4  # twice the all-layer rate: two layers on a frozen trunk underfit at 1e-4
     epochs: int = 8
+    trunk: str | None = "retriever"  # the release whose encoder the lower layers are (None: the base model)
     max_length: int = 128
     slot_tag_weight: float = 1.0  # loss weight of slot tags relative to `O` (slots are sparse)
     crf: bool = True  # a linear-chain CRF on each tagger's scores (test type-II F1 29.8 -> 41.3 over softmax)
@@ -87,6 +95,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     """Fine-tune on the train split (resuming per epoch); returns the tagger of the best valid epoch."""
     torch.manual_seed(config.seed)
     bert, tokenizer = load_base_encoder()
+    apply_trunk(bert, config.trunk)
     type_i_tags, type_ii_tags = tag_inventory("type_I"), tag_inventory("type_II")
     index_i, index_ii = {t: i for i, t in enumerate(type_i_tags)}, {t: i for i, t in enumerate(type_ii_tags)}
     model = PolicyIEModel(bert, type_i_tags, type_ii_tags, crf=config.crf)
@@ -151,7 +160,7 @@ def train_release(config: TrainConfig = TrainConfig(), log: Callable[[str], None
              for s in ("train", "valid")]
     data = {"corpus": "PolicyIE (Ahmad et al. 2021), PLUE json", "train_sentences": len(load_split("train")[:limit]),
             "valid_sentences": 100, "sha256": sha256_of(files)}
-    model_config = {"type_i_tags": tagger.type_i_tags, "type_ii_tags": tagger.type_ii_tags, "crf": config.crf,
+    model_config = {"type_i_tags": tagger.type_i_tags, "type_ii_tags": tagger.type_ii_tags, "crf": config.crf, "trunk": config.trunk,
                     "intents": list(INTENTS), "train": asdict(config),
                     "trainable": top_layer_prefixes(tagger.forward.module.bert, config.trainable_layers)}
     metrics = {"valid": best["valid"], "best_epoch": best["epoch"]}

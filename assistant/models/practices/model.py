@@ -41,10 +41,11 @@ if TYPE_CHECKING:  # scikit-learn: loaded with the TF-IDF half
 class PracticeClassifier:
     """Predicts the OPP-115 practice categories of policy texts (sentences or segments)."""
 
-    def __init__(self, forward: Forward, labels: list[str], thresholds: Sequence[float],
+    def __init__(self, forward: Forward | None, labels: list[str], thresholds: Sequence[float],
                  max_length: int = 256, lexical: LexicalCategoryModel | None = None,
                  lexical_weight: float = 0.0) -> None:
-        """`forward`: the encoder's graph (`assistant.models.runtime`)."""
+        """`forward`: the encoder's graph (`assistant.models.runtime`); None where the logits come from
+        elsewhere (the one-pass ingest graph, `probabilities_from_logits`)."""
         self.forward = forward
         self.labels = labels
         self.thresholds = np.asarray(thresholds)
@@ -53,9 +54,10 @@ class PracticeClassifier:
         self.lexical_weight = lexical_weight if lexical is not None else 0.0
 
     @classmethod
-    def load(cls, directory: Path = RELEASE_DIR, lexical: bool = True) -> PracticeClassifier:
+    def load(cls, directory: Path = RELEASE_DIR, lexical: bool = True, graph: bool = True) -> PracticeClassifier:
         """The release in `directory`; with `lexical=False` its encoder alone (for refitting the
-        lexical half or probing the encoder: the stored thresholds are tuned for the mix)."""
+        lexical half or probing the encoder: the stored thresholds are tuned for the mix); with `graph=False`
+        without its own graph (its logits come from the one-pass ingest graph)."""
         release_files(directory)
         config = json.loads((directory / "config.json").read_text())
         lexical_weight = config.get("lexical_weight", 0.0) if lexical else 0.0
@@ -64,18 +66,26 @@ class PracticeClassifier:
             from assistant.models.practices.lexical import LexicalCategoryModel  # scikit-learn: TF-IDF half only
 
             lexical_model = LexicalCategoryModel.load(directory)
-        return cls(load_forward(PRACTICES.name, directory), config["labels"], config["thresholds"],
+        return cls(load_forward(PRACTICES.name, directory) if graph else None, config["labels"], config["thresholds"],
                    lexical_weight=lexical_weight, lexical=lexical_model)
 
     def probabilities(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """(n, n_labels) probabilities: the encoder's, mixed with the lexical model's when there is one."""
-        encoder = self.encoder_probabilities(texts, batch_size)
+        return self._mixed(self.encoder_probabilities(texts, batch_size), texts)
+
+    def probabilities_from_logits(self, logits: np.ndarray, texts: Sequence[str]) -> np.ndarray:
+        """`probabilities` of `texts` from their encoder logits, computed elsewhere (the one-pass ingest graph)."""
+        return self._mixed(sigmoid(logits), texts)
+
+    def _mixed(self, encoder: np.ndarray, texts: Sequence[str]) -> np.ndarray:
         if self.lexical is None:
             return encoder
         return (1 - self.lexical_weight) * encoder + self.lexical_weight * self.lexical.probabilities(texts)
 
     def encoder_probabilities(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """(n, n_labels) sigmoid probabilities of the fine-tuned encoder alone."""
+        if self.forward is None:
+            raise ValueError("this practice classifier was loaded without its graph (graph=False)")
         result = np.zeros((len(texts), len(self.labels)), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for first in range(0, len(order), batch_size):

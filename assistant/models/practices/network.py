@@ -5,7 +5,7 @@ from pathlib import Path
 
 import torch
 
-from assistant.foundation.encoder import load_task_state, mean_pool
+from assistant.foundation.encoder import apply_trunk, load_task_state, mean_pool
 from assistant.foundation.releases import load_release
 
 
@@ -19,7 +19,11 @@ class PracticeModel(torch.nn.Module):
         self.classify = torch.nn.Linear(bert.config.hidden_size, n_labels)
 
     def forward(self, input_ids, attention_mask, token_type_ids=None):
-        states = self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        return self.heads(self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state,
+                          attention_mask)
+
+    def heads(self, states, attention_mask):
+        """The logits from the encoder's last token states (also run by the one-pass ingest graph)."""
         return self.classify(self.dropout(mean_pool(states, attention_mask)))
 
     def head_state(self) -> dict[str, torch.Tensor]:
@@ -29,6 +33,7 @@ class PracticeModel(torch.nn.Module):
 def build(bert, directory: Path) -> PracticeModel:
     """The released classifier in `directory` on the base encoder `bert` (`assistant.models.practices.graph`)."""
     state, config = load_release(directory)
+    apply_trunk(bert, config.get("trunk"))
     model = PracticeModel(bert, len(config["labels"]))
     load_task_state(model, state, directory)
     return model

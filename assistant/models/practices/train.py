@@ -14,6 +14,7 @@ from assistant.corpora import CORPORA_DIR
 from assistant.corpora.practice_segments import label_matrix, load_split, split_file
 from assistant.corpora.practice_sentences import load_sentence_split, target_matrix
 from assistant.foundation.encoder import (
+    apply_trunk,
     freeze_below,
     load_base_encoder,
     load_task_state,
@@ -45,8 +46,10 @@ CHECKPOINT_DIR = checkpoint_dir("practice_categories")
 
 @dataclass(frozen=True)
 class TrainConfig(EncoderTrainConfig):
-    trainable_layers: int = 6
+    trainable_layers: int = 2  # the top two layers, on the retriever's four below them (`trunk`): one pass at ingest
+    encoder_learning_rate: float = 2e-4  # twice the all-layer rate: two layers on a frozen trunk underfit at 1e-4
     epochs: int = 6
+    trunk: str | None = "retriever"  # the release whose encoder the lower layers are (None: the base model)
     sentences: bool = False  # also train on the train split's sentences, labelled from annotators' spans
     start_from: str | None = None  # a release directory to continue from (default: the base encoder)
 
@@ -80,6 +83,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
     its thresholds tuned on validation, with that epoch's record."""
     torch.manual_seed(config.seed)
     bert, tokenizer = load_base_encoder()
+    apply_trunk(bert, config.trunk)
     train_set, validation = load_split("train")[:limit], load_split("validation")[:limit]
     labels = sorted({label for example in load_split("train") for label in example.labels})
     model = PracticeModel(bert, len(labels))
@@ -131,7 +135,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
 
 
 SEGMENT_STAGE = TrainConfig()
-SENTENCE_STAGE = TrainConfig(epochs=2, sentences=True, encoder_learning_rate=5e-5, head_learning_rate=5e-4)
+SENTENCE_STAGE = TrainConfig(epochs=2, sentences=True, encoder_learning_rate=1e-4, head_learning_rate=5e-4)
 STAGES = (SEGMENT_STAGE, SENTENCE_STAGE)
 
 
@@ -192,7 +196,7 @@ def fit_lexical(directory: Path = RELEASE_DIR, limit: int | None = None,
 def _save(classifier: PracticeClassifier, config: TrainConfig, best: dict, stages: Sequence[TrainConfig],
           history: list[dict], limit: int | None, directory: Path) -> None:
     state = {f"bert.{k}": v for k, v in best["encoder"].items()} | best["heads"]
-    model_config = {"labels": classifier.labels, "thresholds": best["thresholds"],
+    model_config = {"labels": classifier.labels, "thresholds": best["thresholds"], "trunk": config.trunk,
                     "train": [asdict(stage) for stage in stages],
                     "trainable": top_layer_prefixes(classifier.forward.module.bert, config.trainable_layers)}
     data = {"corpus": "OPP-115 majority split (PrivacyGLUE / Polisis_Benchmark)",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import torch
 
-from assistant.foundation.encoder import load_base_encoder, mean_pool
+from assistant.foundation.encoder import layer_inputs, load_base_encoder, mean_pool, run_layers
 from assistant.foundation.releases import load_release
 
 
@@ -34,17 +34,10 @@ class QuestionGraph(torch.nn.Module):
         self.retriever_top = retriever.encoder.layer[shared_layers:]
 
     def forward(self, input_ids, attention_mask):
-        from transformers.masking_utils import create_bidirectional_mask  # with torch: export and training only
-
-        states = self.base.embeddings(input_ids=input_ids)
-        mask = create_bidirectional_mask(config=self.base.config, inputs_embeds=states, attention_mask=attention_mask)
-        for layer in self.base.encoder.layer[:self.shared_layers]:
-            states = layer(states, mask)
-        retrieval = states
-        for layer in self.base.encoder.layer[self.shared_layers:]:
-            states = layer(states, mask)
-        for layer in self.retriever_top:
-            retrieval = layer(retrieval, mask)
+        states, mask = layer_inputs(self.base, input_ids, attention_mask)
+        retrieval = states = run_layers(self.base.encoder.layer[:self.shared_layers], states, mask)
+        states = run_layers(self.base.encoder.layer[self.shared_layers:], states, mask)
+        retrieval = run_layers(self.retriever_top, retrieval, mask)
         return (torch.nn.functional.normalize(mean_pool(states, attention_mask), dim=-1),
                 torch.nn.functional.normalize(mean_pool(retrieval, attention_mask), dim=-1))
 
