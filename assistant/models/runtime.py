@@ -41,6 +41,8 @@ def release_key(name: str, directory: Path | None) -> str:
     """A hash of everything a graph is made from: the graph version, ONNX Runtime's version (the saved graph
     holds its fused operators), the base model and the release's files."""
     digest = hashlib.sha256(f"{GRAPH_VERSION}|{name}|{EMBEDDER_NAME}|{_onnxruntime_version()}|".encode())
+    if graph(name).fp32_scopes:  # what a quantized export leaves fp32
+        digest.update(f"fp32:{','.join(graph(name).fp32_scopes)}|".encode())
     digest.update(str((bundled_model_dir() / "model.safetensors").stat().st_size).encode())
     for path in release_files(directory) if directory else []:
         digest.update(path.name.encode() + b"\0" + _file_digest(path).encode())

@@ -78,3 +78,18 @@ def test_crf_keeps_forbidden_transitions_out_whatever_it_learns():
         crf.transitions.fill_(50.0)
     transitions, _ = crf.scores()
     assert transitions[TAGS.index("O"), TAGS.index("I-x")] < -1e3
+
+
+@pytest.mark.parametrize("crf", [False, True], ids=["bio", "crf"])
+def test_a_batch_decodes_to_the_same_tags_as_each_row_alone(crf):
+    """The one-pass graph decodes a whole batch in one Viterbi: rows of other lengths, padding and empty rows
+    must not change any row's tags."""
+    rng = np.random.default_rng(7)
+    transitions = (rng.normal(size=(len(TAGS), len(TAGS))), rng.normal(size=len(TAGS))) if crf else None
+    decoder = BIODecoder(TAGS, transitions)
+    lengths = [0, 1, 2, 7, 3, 12, 5]
+    scores = rng.normal(size=(len(lengths), max(lengths), len(TAGS))) * 3
+    batch = decoder.best_of_batch(scores, lengths)
+    assert batch == [decoder.best(scores[row, :length]) for row, length in enumerate(lengths)]
+    assert [len(tags) for tags in batch] == lengths
+    assert decoder.best_of_batch(np.zeros((2, 0, len(TAGS))), [0, 0]) == [[], []]

@@ -9,8 +9,9 @@ from assistant.foundation.releases import WEIGHTS_DIR
 from assistant.models.graph_spec import TEXT, GraphSpec
 
 RELEASE_DIR = WEIGHTS_DIR / "one_pass"
-# The trunk (the shared layers and the retriever's own) stays fp32 at any precision: its vectors are those older
-# stores hold and the question's retriever vector is compared with.
+# int8 for the practice tagger's and PolicyIE's top layers and heads (their numbers moved by at most 0.3 points:
+# docs/results.md); the trunk (the shared layers and the retriever's own) stays fp32 at any precision: its vectors
+# are those older stores hold and the question's retriever vector is compared with.
 ONE_PASS = GraphSpec("one_pass", TEXT, ("embedding", "practices", "intent", "type_i", "type_ii"),
-                     release=RELEASE_DIR, precision="fp32", builder="assistant.models.one_pass.network:build",
-                     fp32_scopes=("trunk",))
+                     release=RELEASE_DIR, precision="int8", builder="assistant.models.one_pass.network:build",
+                     fp32_scopes=("trunk", "retriever"))

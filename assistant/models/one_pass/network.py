@@ -18,24 +18,38 @@ from assistant.models.retriever.network import build_embedding
 TRUNK = "retriever"
 
 
+class Layers(torch.nn.Module):
+    """Encoder layers run in turn: a module of its own, so that its nodes in the exported graph are named after it
+    ("/trunk/…"), which is how a quantized export keeps some of them fp32 (`GraphSpec.fp32_scopes`)."""
+
+    def __init__(self, layers) -> None:
+        super().__init__()
+        self.layers = torch.nn.ModuleList(layers)
+
+    def forward(self, states, mask):
+        return run_layers(self.layers, states, mask)
+
+
 class OnePassGraph(torch.nn.Module):
     """Token ids → (retriever vector, practice logits, PolicyIE intent logits, type-I and type-II tag scores)."""
 
-    def __init__(self, trunk, shared_layers: int, practices, policyie) -> None:
+    def __init__(self, retriever, shared_layers: int, practices, policyie) -> None:
         super().__init__()
-        self.trunk = trunk
-        self.shared_layers = shared_layers
+        self.base = retriever  # its embeddings and config (its layers run below, as `trunk` and `retriever`)
+        self.trunk = Layers(retriever.encoder.layer[:shared_layers])
+        self.retriever = Layers(retriever.encoder.layer[shared_layers:])
+        self.practices_top = Layers(practices.bert.encoder.layer[shared_layers:])
+        self.policyie_top = Layers(policyie.bert.encoder.layer[shared_layers:])
         self.practices = practices
         self.policyie = policyie
 
     def forward(self, input_ids, attention_mask):
-        states, mask = layer_inputs(self.trunk, input_ids, attention_mask)
-        shared = run_layers(self.trunk.encoder.layer[:self.shared_layers], states, mask)
-        retrieval = run_layers(self.trunk.encoder.layer[self.shared_layers:], shared, mask)
-        practices = run_layers(self.practices.bert.encoder.layer[self.shared_layers:], shared, mask)
-        policyie = run_layers(self.policyie.bert.encoder.layer[self.shared_layers:], shared, mask)
+        states, mask = layer_inputs(self.base, input_ids, attention_mask)
+        shared = self.trunk(states, mask)
+        retrieval = self.retriever(shared, mask)
         return (torch.nn.functional.normalize(mean_pool(retrieval, attention_mask), dim=-1),
-                self.practices.heads(practices, attention_mask), *self.policyie.heads(policyie, attention_mask))
+                self.practices.heads(self.practices_top(shared, mask), attention_mask),
+                *self.policyie.heads(self.policyie_top(shared, mask), attention_mask))
 
 
 def first_trained_layer(release: Path) -> int:
@@ -50,8 +64,8 @@ def first_trained_layer(release: Path) -> int:
 def build(bert, directory: Path) -> OnePassGraph:
     """The graph of the releases `directory`'s config joins, on the base encoder `bert`."""
     parts = {role: WEIGHTS_DIR / name for role, name in json.loads((directory / "config.json").read_text())["parts"].items()}
-    trunk = build_embedding(bert, parts["retriever"]).bert
+    retriever = build_embedding(bert, parts["retriever"]).bert
     shared = min(first_trained_layer(parts["practices"]), first_trained_layer(parts["policyie"]))
     practices = build_practices(load_base_encoder()[0], parts["practices"])
     policyie = build_policyie(load_base_encoder()[0], parts["policyie"])
-    return OnePassGraph(trunk, shared, practices, policyie)
+    return OnePassGraph(retriever, shared, practices, policyie)

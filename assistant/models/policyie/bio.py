@@ -56,3 +56,29 @@ class BIODecoder:
         for k in range(len(scores) - 1, 0, -1):
             path.append(int(back[k, path[-1]]))
         return [self.tags[i] for i in reversed(path)]
+
+    def best_of_batch(self, scores: np.ndarray, lengths: Sequence[int]) -> list[list[str]]:
+        """`best` for each row of a (rows, words, n_tags) array whose row i has `lengths[i]` words (the rest is
+        padding): one Viterbi over the whole batch, the same tags as `best` row by row."""
+        rows, width = len(lengths), max(lengths, default=0)
+        if width == 0:
+            return [[] for _ in lengths]
+        lengths_ = np.asarray(lengths)
+        score = scores[:, 0] + self._start  # (rows, tags)
+        back = np.zeros((rows, width, scores.shape[-1]), dtype=int)
+        for k in range(1, width):
+            candidates = score[:, :, None] + self._transition  # (rows, previous, next)
+            step = candidates.max(1) + scores[:, k]
+            back[:, k] = candidates.argmax(1)
+            going = (lengths_ > k)[:, None]
+            score = np.where(going, step, score)  # a finished row keeps its last scores
+        paths = []
+        for row, length in enumerate(lengths):
+            if length == 0:
+                paths.append([])
+                continue
+            path = [int(score[row].argmax())]
+            for k in range(length - 1, 0, -1):
+                path.append(int(back[row, k, path[-1]]))
+            paths.append([self.tags[i] for i in reversed(path)])
+        return paths

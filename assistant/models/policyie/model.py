@@ -107,13 +107,15 @@ class PolicyIETagger:
         if transitions is None:  # a softmax tagger: decode its log-probabilities
             type_i, type_ii = _log_softmax(type_i), _log_softmax(type_ii)
         intents = intent.argmax(-1)
-        tagged = []
-        for row, length in enumerate(lengths):
-            firsts = first_pieces(batch.encodings[row].word_ids)[:length]
-            padding = ["O"] * (length - len(firsts))
-            tagged.append(TaggedSentence(INTENTS[int(intents[row])], decode_i.best(type_i[row, firsts]) + padding,
-                                         decode_ii.best(type_ii[row, firsts]) + padding))
-        return tagged
+        firsts = [first_pieces(batch.encodings[row].word_ids)[:length] for row, length in enumerate(lengths)]
+        read = [len(f) for f in firsts]  # words past the length limit are not read: they get `O`
+        width = max(read, default=0)
+        positions = np.array([f + [0] * (width - len(f)) for f in firsts], dtype=int).reshape(len(firsts), width)
+        tags_i = decode_i.best_of_batch(np.take_along_axis(type_i, positions[:, :, None], 1), read)
+        tags_ii = decode_ii.best_of_batch(np.take_along_axis(type_ii, positions[:, :, None], 1), read)
+        return [TaggedSentence(INTENTS[int(intents[row])], tags_i[row] + ["O"] * (length - read[row]),
+                               tags_ii[row] + ["O"] * (length - read[row]))
+                for row, length in enumerate(lengths)]
 
     def _decoders(self, transitions: CRFScores) -> tuple[BIODecoder, BIODecoder]:
         """The two taggers' decoders for these CRF scores, built once for the same scores (training changes them)."""
