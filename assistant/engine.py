@@ -34,7 +34,6 @@ if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads
     from assistant.models.answer_sentences.model import AnswerSentenceScorer
     from assistant.models.attributes.model import AttributeClassifier
     from assistant.models.facets.model import FacetClassifier
-    from assistant.models.one_pass.model import OnePassReader
     from assistant.models.piextract.model import PIExtractTagger
     from assistant.models.policyie.model import PolicyIETagger
     from assistant.models.practices.model import PracticeClassifier
@@ -50,7 +49,7 @@ if TYPE_CHECKING:  # the pipelines and models import torch (seconds): each loads
 __all__ = ["Assistant"]
 # What `Assistant.twin` shares: the models and tuned parameters, which hold no per-engine state.
 _SHARED_PARTS = ("parameters", "embedder", "retriever", "question_classifier", "facet_classifier", "answer_scorer",
-                 "practice_classifier", "reader", "attribute_heads", "piextract", "policyie", "one_pass")
+                 "practice_classifier", "reader", "attribute_heads", "piextract", "policyie")
 
 
 class Assistant:
@@ -64,7 +63,6 @@ class Assistant:
         policyie: PolicyIETagger | None = None,
         reader: SpanReader | None = None,
         parameters: SelectionParameters | None = None,
-        one_pass: OnePassReader | None = None,
     ) -> None:
         """Models passed in are shared (e.g. by tests or a server); missing ones load on first use.
         `parameters`: evidence selection (default: the shipped `weights/selection.json`)."""
@@ -72,7 +70,7 @@ class Assistant:
         if parameters is not None:
             self.parameters = parameters
         for name, model in (("embedder", embedder), ("retriever", retriever), ("policyie", policyie),
-                            ("reader", reader), ("one_pass", one_pass)):
+                            ("reader", reader)):
             if model is not None:
                 setattr(self, name, model)
 
@@ -154,13 +152,6 @@ class Assistant:
         return PolicyIETagger.load()
 
     @cached_property
-    def one_pass(self) -> OnePassReader:
-        """Ingest's reading of sentences: the retriever, practice tagger and PolicyIE in one pass."""
-        from assistant.models.one_pass.model import OnePassReader  # lazy: see the module docstring
-
-        return OnePassReader.load()
-
-    @cached_property
     def ingest_pipeline(self) -> IngestPipeline:
         from assistant.ingest.pipeline import IngestPipeline  # lazy: see the module docstring
 
@@ -174,7 +165,7 @@ class Assistant:
     def _tagging(self) -> SentenceTagging:
         from assistant.ingest.tagging import SentenceTagging  # lazy: see the module docstring
 
-        return SentenceTagging(self.one_pass)
+        return SentenceTagging(self.retriever, self.practice_classifier, self.policyie)
 
     @cached_property
     def search(self) -> SentenceSearch:
@@ -203,7 +194,7 @@ class Assistant:
     def load_models(self) -> None:
         """Load every model and build both pipelines now rather than on first use (a server, before it listens)."""
         for part in ("embedder", "retriever", "question_classifier", "facet_classifier", "answer_scorer",
-                     "one_pass", "reader", "ingest_pipeline", "answer_pipeline"):
+                     "practice_classifier", "reader", "policyie", "ingest_pipeline", "answer_pipeline"):
             getattr(self, part)
 
     def twin(self) -> Assistant:

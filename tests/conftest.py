@@ -41,13 +41,6 @@ def policyie():
 
 
 @pytest.fixture(scope="session")
-def one_pass():
-    from assistant.models.one_pass.model import OnePassReader
-
-    return OnePassReader.load()
-
-
-@pytest.fixture(scope="session")
 def reader():
     from assistant.models.reader.model import SpanReader
 
@@ -70,23 +63,21 @@ def home(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def assistant(home, embedder, retriever, policyie, reader, one_pass):
+def assistant(home, embedder, retriever, policyie, reader):
     from assistant.engine import Assistant
     from assistant.foundation.settings import Settings
 
-    return Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie, reader=reader,
-                     one_pass=one_pass)
+    return Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie, reader=reader)
 
 
 @pytest.fixture(scope="session")
-def amazon_home(tmp_path_factory, embedder, retriever, policyie, one_pass) -> Path:
+def amazon_home(tmp_path_factory, embedder, retriever, policyie) -> Path:
     """A store holding the Amazon example policy, ingested once for the read-only tests."""
     from assistant.engine import Assistant
     from assistant.foundation.settings import Settings
 
     home = tmp_path_factory.mktemp("amazon") / "home"
-    Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie,
-              one_pass=one_pass).ingest(AMAZON, name="amazon")
+    Assistant(Settings(home=home), embedder=embedder, retriever=retriever, policyie=policyie).ingest(AMAZON, name="amazon")
     return home
 
 

@@ -70,16 +70,13 @@ def amend_release(directory: Path, config: dict, data: dict, metrics: dict) -> N
 
 def release_files(directory: Path) -> list[Path]:
     """The files that make a release (what its hash covers); an error naming the command if it has no weights.
-
-    A release's config may name other releases it is made from, each a folder under `WEIGHTS_DIR`: its `trunk`
-    (the release whose encoder layers it re-trains the top of) or its `parts` (a release with no weights of its
-    own that joins several, such as the one-pass ingest graph); their files are part of it."""
-    config = json.loads((directory / "config.json").read_text()) if (directory / "config.json").exists() else {}
-    parts = [config["trunk"]] if config.get("trunk") else list(config.get("parts", {}).values())
-    own = [] if config.get("parts") else [directory / "model.safetensors"]
-    if any(not path.exists() for path in own):
+    A release whose config names a `trunk` (the release, a folder under `WEIGHTS_DIR`, whose encoder layers it
+    re-trains the top of) is made from the trunk's files too."""
+    if not (directory / "model.safetensors").exists():
         raise FileNotFoundError(f"No trained weights in {directory}: train them first (see its manifest or docs).")
-    return [*own, directory / "config.json", *(path for part in parts for path in release_files(WEIGHTS_DIR / part))]
+    config = json.loads((directory / "config.json").read_text()) if (directory / "config.json").exists() else {}
+    trunk = release_files(WEIGHTS_DIR / config["trunk"]) if config.get("trunk") else []
+    return [directory / "model.safetensors", directory / "config.json", *trunk]
 
 
 def load_release(directory: Path) -> tuple[dict[str, torch.Tensor], dict]:

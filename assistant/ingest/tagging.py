@@ -1,4 +1,4 @@
-"""Embed and tag a policy's sentences in one pass: the retriever's vectors, OPP-115 practices and PolicyIE facts."""
+"""Embed and tag a policy's sentences: the retriever's vectors, OPP-115 practices and PolicyIE facts."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,14 +9,15 @@ import numpy as np
 from assistant.foundation.base_model import EMBEDDER_NAME
 from assistant.foundation.limits import Deadline
 from assistant.foundation.types import ParsedPolicy, ProgressCallback
-from assistant.models.one_pass.model import OnePassReader
+from assistant.models.policyie.model import PolicyIETagger
+from assistant.models.practices.model import PracticeClassifier
+from assistant.models.retriever.model import Embedder
 
 # What tagging computes for every sentence. Stored with each version: identical content ingested
 # by an older pipeline (e.g. before sentences were tagged with practices) becomes a new version.
-TAGGING_PIPELINE = (f"{EMBEDDER_NAME}; one pass: "
-                    "retriever fine-tuned on PolicyQA v1; "
-                    "OPP-115 practice tagger v5 (its top layer on the retriever's; segments, then sentences; "
-                    "mixed with TF-IDF; scores kept); PolicyIE v4 (its top layer on the retriever's; CRF)")
+TAGGING_PIPELINE = (f"{EMBEDDER_NAME}; "
+                    "OPP-115 practice tagger v4 (segments, then sentences; mixed with TF-IDF; scores kept); "
+                    "retriever fine-tuned on PolicyQA v1; PolicyIE v3 (CRF)")
 
 
 @dataclass(frozen=True)
@@ -30,30 +31,38 @@ class TaggedPolicy:
 class SentenceTagging:
     """Stage: `ParsedPolicy` → `TaggedPolicy`."""
 
-    def __init__(self, reader: OnePassReader) -> None:
-        self.reader = reader
+    def __init__(self, retriever: Embedder, practices: PracticeClassifier, policyie: PolicyIETagger) -> None:
+        self.retriever = retriever
+        self.practices = practices
+        self.policyie = policyie
 
     def run(self, policy: ParsedPolicy, progress: ProgressCallback | None = None,
             deadline: Deadline | None = None) -> TaggedPolicy:
-        """`deadline` is checked after every batch."""
+        """`deadline` is checked after every embedding batch and between the stages."""
         texts = [s.text for s in policy.sentences]
         done = 0
+        check = deadline.check if deadline else lambda stage: None
 
         def on_batch(n: int) -> None:
             nonlocal done
             done += n
             if progress:
                 progress("embedding", done, len(texts))
-            if deadline:
-                deadline.check("embedding sentences")
+            check("embedding sentences")
 
-        readings = self.reader.read(texts, on_batch=on_batch)
-        labels = self.reader.practices.labels
-        categories = self.reader.practices.decide(readings.practice_probabilities)
+        vectors = self.retriever.encode(texts, on_batch=on_batch)
+        if progress:
+            progress("tagging practices", 0, len(texts))
+        probabilities = self.practices.probabilities(texts)
+        categories = self.practices.decide(probabilities)
+        labels = self.practices.labels
+        check("tagging practices")
+        if progress:
+            progress("reading facts", 0, len(texts))
+        facts = self.policyie.facts(texts)
         tagged = [
             dataclasses.replace(s, categories=tuple(c), facts=f,
                                 practice_scores={label: round(float(v), 4) for label, v in zip(labels, p)})
-            for s, c, f, p in zip(policy.sentences, categories, readings.facts, readings.practice_probabilities,
-                                  strict=True)
+            for s, c, f, p in zip(policy.sentences, categories, facts, probabilities, strict=True)
         ]
-        return TaggedPolicy(dataclasses.replace(policy, sentences=tagged), readings.vectors)
+        return TaggedPolicy(dataclasses.replace(policy, sentences=tagged), vectors)

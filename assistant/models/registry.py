@@ -5,7 +5,6 @@ line here. `assistant.models.runtime` runs the graphs on ONNX Runtime from these
 from __future__ import annotations
 
 from assistant.models.graph_spec import GraphSpec
-from assistant.models.one_pass.graph import ONE_PASS
 from assistant.models.piextract.graph import PIEXTRACT
 from assistant.models.policyie.graph import POLICYIE
 from assistant.models.practices.graph import PRACTICES
@@ -21,7 +20,6 @@ GRAPHS: dict[str, GraphSpec] = {spec.name: spec for spec in (
     READER,
     PIEXTRACT,
     QUESTION,
-    ONE_PASS,
 )}
 
 

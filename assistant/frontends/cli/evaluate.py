@@ -186,16 +186,12 @@ def eval_categories(
     sentences: Annotated[bool, typer.Option(
         "--sentences", help="Score single sentences labelled from the annotators' spans, not segments.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
-    one_pass: Annotated[bool, typer.Option(
-        "--one-pass", help="Score the tagger as ingest runs it: read by the one-pass graph.")] = False,
 ) -> None:
     """Macro / micro F1 of the practice-category classifier (PrivacyGLUE OPP-115 task), or its
     sentence-level scores."""
-    from assistant.models.one_pass.model import OnePassReader  # lazy, for start-up speed
     from assistant.models.practices.evaluate import evaluate  # lazy, for start-up speed
 
-    classifier = OnePassReader.load().practice_classifier() if one_pass else None
-    result = evaluate(check_split(split, ("validation", "test")), sentences=sentences, classifier=classifier)
+    result = evaluate(check_split(split, ("validation", "test")), sentences=sentences)
     console.print_json(data=result) if as_json else console.print(result)
 
 
@@ -224,15 +220,11 @@ def eval_policyie(
     split: Annotated[str, typer.Option(help="PolicyIE split: valid or test (test only for the final report).")] = "test",
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
     limit: Annotated[int | None, typer.Option(min=1, help="Evaluate only the first N sentences.")] = None,
-    one_pass: Annotated[bool, typer.Option(
-        "--one-pass", help="Score the model as ingest runs it: read by the one-pass graph.")] = False,
 ) -> None:
     """Intent F1, type-I / type-II slot F1 and exact match of the PolicyIE model (Ahmad et al. 2021)."""
-    from assistant.models.one_pass.model import OnePassReader  # lazy, for start-up speed
     from assistant.models.policyie.evaluate import evaluate  # lazy, for start-up speed
 
-    tagger = OnePassReader.load().policyie_tagger() if one_pass else None
-    result = evaluate(check_split(split, ("train", "valid", "test")), limit=limit, tagger=tagger)
+    result = evaluate(check_split(split, ("train", "valid", "test")), limit=limit)
     console.print_json(data=result) if as_json else console.print(result)
 
 

@@ -42,10 +42,11 @@ CHECKPOINT_DIR = checkpoint_dir("policyie")
 
 @dataclass(frozen=True)
 class TrainConfig(EncoderTrainConfig):
-    trainable_layers: int = 2  # the top two layers, on the retriever's four below them (`trunk`): one pass at ingest
-    encoder_learning_rate: float = 2e-4  # twice the all-layer rate: two layers on a frozen trunk underfit at 1e-4
+    trainable_layers: int = 6
     epochs: int = 8
-    trunk: str | None = "retriever"  # the release whose encoder the lower layers are (None: the base model)
+    # the release whose encoder the layers below `trainable_layers` are (None: the base model's; "retriever": the
+    # one-pass study in lab/one_pass)
+    trunk: str | None = None
     max_length: int = 128
     slot_tag_weight: float = 1.0  # loss weight of slot tags relative to `O` (slots are sparse)
     crf: bool = True  # a linear-chain CRF on each tagger's scores (test type-II F1 29.8 -> 41.3 over softmax)

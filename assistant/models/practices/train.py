@@ -46,10 +46,11 @@ CHECKPOINT_DIR = checkpoint_dir("practice_categories")
 
 @dataclass(frozen=True)
 class TrainConfig(EncoderTrainConfig):
-    trainable_layers: int = 2  # the top two layers, on the retriever's four below them (`trunk`): one pass at ingest
-    encoder_learning_rate: float = 2e-4  # twice the all-layer rate: two layers on a frozen trunk underfit at 1e-4
+    trainable_layers: int = 6
     epochs: int = 6
-    trunk: str | None = "retriever"  # the release whose encoder the lower layers are (None: the base model)
+    # the release whose encoder the layers below `trainable_layers` are (None: the base model's; "retriever": the
+    # one-pass study in lab/one_pass)
+    trunk: str | None = None
     sentences: bool = False  # also train on the train split's sentences, labelled from annotators' spans
     start_from: str | None = None  # a release directory to continue from (default: the base encoder)
 
@@ -135,7 +136,7 @@ def train(config: TrainConfig = TrainConfig(), checkpoint_dir: Path = CHECKPOINT
 
 
 SEGMENT_STAGE = TrainConfig()
-SENTENCE_STAGE = TrainConfig(epochs=2, sentences=True, encoder_learning_rate=1e-4, head_learning_rate=5e-4)
+SENTENCE_STAGE = TrainConfig(epochs=2, sentences=True, encoder_learning_rate=5e-5, head_learning_rate=5e-4)
 STAGES = (SEGMENT_STAGE, SENTENCE_STAGE)
 
 

@@ -1,6 +1,7 @@
 """The one-pass ingest graph's torch module: the retriever's encoder up to the layers its task models share with
-it, then one branch per model (its own top layers and heads). Built from the releases `weights/one_pass/`
-names; each task release must sit on the retriever (`trunk`) and re-train only layers above the shared ones."""
+it, then one branch per model (its own top layers and heads). Built from the task releases `PARTS` names (the
+retriever is the shipped one); each must sit on the retriever (`trunk`) and re-train only layers above the shared
+ones."""
 from __future__ import annotations
 
 import json
@@ -14,6 +15,7 @@ from assistant.foundation.releases import WEIGHTS_DIR
 from assistant.models.policyie.network import build as build_policyie
 from assistant.models.practices.network import build as build_practices
 from assistant.models.retriever.network import build_embedding
+from lab.one_pass.graph import PARTS
 
 TRUNK = "retriever"
 
@@ -62,9 +64,9 @@ def first_trained_layer(release: Path) -> int:
 
 
 def build(bert, directory: Path) -> OnePassGraph:
-    """The graph of the releases `directory`'s config joins, on the base encoder `bert`."""
-    parts = {role: WEIGHTS_DIR / name for role, name in json.loads((directory / "config.json").read_text())["parts"].items()}
-    retriever = build_embedding(bert, parts["retriever"]).bert
+    """The graph of the task releases under `directory` (`PARTS`) and the shipped retriever, on the base encoder."""
+    parts = {role: directory / name for role, name in PARTS.items()}
+    retriever = build_embedding(bert, WEIGHTS_DIR / "retriever").bert
     shared = min(first_trained_layer(parts["practices"]), first_trained_layer(parts["policyie"]))
     practices = build_practices(load_base_encoder()[0], parts["practices"])
     policyie = build_policyie(load_base_encoder()[0], parts["policyie"])

@@ -1,28 +1,26 @@
-"""Ingest's one pass over a policy's sentences: each sentence is tokenised once and read once by the shared layers
+"""The one pass over a policy's sentences: each sentence is tokenised once and read once by the shared layers
 (`graph.py`), giving its retriever vector, its OPP-115 practice probabilities and its PolicyIE facts together.
 
-The practice tagger's lexical half and thresholds, and PolicyIE's CRFs, are read from their own releases (the
-`parts` of weights/one_pass/); their graphs are not loaded. Run by ONNX Runtime or torch
-(`assistant.models.runtime`); no torch import.
+The practice tagger's lexical half and thresholds, and PolicyIE's CRFs, are read from their own releases (`PARTS`);
+their graphs are not loaded. The graph is exported (torch) into the releases' folder on first use and run by ONNX
+Runtime.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from assistant.foundation.inference import Forward
-from assistant.foundation.releases import WEIGHTS_DIR, release_files
+from assistant.foundation.inference import Forward, OnnxForward
 from assistant.foundation.tokenization import encode_words
 from assistant.foundation.types import Facts
-from assistant.models.one_pass.graph import ONE_PASS, RELEASE_DIR
+from assistant.models.graphs import export
 from assistant.models.policyie.model import PolicyIETagger, TaggedSentence, read_facts, words
 from assistant.models.practices.model import PracticeClassifier
 from assistant.models.retriever.model import DIMENSION, MAX_LENGTH
-from assistant.models.runtime import load_forward
+from lab.one_pass.graph import DIRECTORY, PARTS, one_pass_spec
 
 
 @dataclass(frozen=True)
@@ -45,12 +43,12 @@ class OnePassReader:
         self.batch_size = batch_size
 
     @classmethod
-    def load(cls, directory: Path = RELEASE_DIR) -> OnePassReader:
-        release_files(directory)  # a clear error when a part is missing
-        parts = json.loads((directory / "config.json").read_text())["parts"]
-        return cls(load_forward(ONE_PASS.name, directory),
-                   PracticeClassifier.load(WEIGHTS_DIR / parts["practices"], graph=False),
-                   PolicyIETagger.load(WEIGHTS_DIR / parts["policyie"], graph=False))
+    def load(cls, directory: Path = DIRECTORY, precision: str = "int8") -> OnePassReader:
+        """The graph of the releases under `directory` at `precision` ("int8": the task branches only)."""
+        spec = one_pass_spec(directory)
+        forward = OnnxForward(export(spec, directory, directory / "onnx", precision))
+        return cls(forward, PracticeClassifier.load(directory / PARTS["practices"], graph=False),
+                   PolicyIETagger.load(directory / PARTS["policyie"], graph=False))
 
     def read(self, texts: Sequence[str], on_batch: Callable[[int], None] | None = None) -> SentenceReadings:
         """Every sentence's readings; sentences are batched by length (less padding), `on_batch(n)` is called after
@@ -64,7 +62,7 @@ class OnePassReader:
         for start in range(0, len(order), self.batch_size):
             rows = order[start : start + self.batch_size]
             batch = encode_words([token_lists[i] for i in rows], MAX_LENGTH)
-            embedding, practice_logits, *policyie_scores = self.forward(batch.feeds(ONE_PASS.inputs))
+            embedding, practice_logits, *policyie_scores = self.forward(batch.feeds(one_pass_spec().inputs))
             vectors[rows], logits[rows] = embedding, practice_logits
             for i, sentence in zip(rows, self.policyie.decode(batch, policyie_scores,
                                                               [len(tokenised[i]) for i in rows]), strict=True):
