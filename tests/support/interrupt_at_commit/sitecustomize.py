@@ -22,3 +22,7 @@ def _connect_interrupted(*args, **kwargs):
 
 
 sqlite3.connect = _connect_interrupted
+if os.environ.get("INTERRUPT_AT_COMMIT"):
+    # as in a terminal: a process started in the background by a non-interactive shell (`make test &`) inherits
+    # SIGINT ignored, and Python then keeps it ignored
+    signal.signal(signal.SIGINT, signal.default_int_handler)
