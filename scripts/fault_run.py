@@ -204,6 +204,9 @@ def main() -> None:
     parser.add_argument("--readers", type=int, default=0, help="concurrent CLI readers during the rounds")
     parser.add_argument("--out", type=Path, help="also write the numbers as JSON")
     arguments = parser.parse_args()
+    # Ctrl-C's handler, so that the commands inherit SIGINT's default: a script started in the background by a
+    # non-interactive shell has it ignored, and its commands would ignore every SIGINT round
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     rng = random.Random(arguments.seed)
     tally: Counter = Counter()
     failures: list[str] = []
