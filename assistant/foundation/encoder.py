@@ -62,7 +62,7 @@ def apply_trunk(bert, trunk: str | None) -> None:
     """Load the release named `trunk` (a folder under `WEIGHTS_DIR`, e.g. "retriever") into the base encoder `bert`.
 
     A task model on a trunk re-trains only the layers above those it shares with the trunk's encoder, so one
-    pass of the shared layers serves the trunk and every task on it (the one-pass ingest graph); None: the base
+    pass of the shared layers serves the trunk and every task on it (the one-pass graph in lab/one_pass); None: the base
     model's own layers."""
     if trunk is None:
         return

@@ -36,7 +36,7 @@ def _spans(tags: list[str]) -> set[tuple[str, int, int]]:
 def evaluate(split: str, limit: int | None = None, directory: Path = RELEASE_DIR,
              tagger: PolicyIETagger | None = None) -> dict:
     """The shipped model's scores on a split (test only for the final report); `tagger`: score this one instead of
-    the release's own graph (the one-pass ingest graph's reading)."""
+    the release's own graph (the one-pass graph in lab/one_pass's reading)."""
     examples = load_split(split)[:limit]
     tagger = tagger or PolicyIETagger.load(directory)
     return {"split": split, **score(examples, tagger.tag([e.tokens for e in examples]))}

@@ -60,7 +60,7 @@ class PolicyIETagger:
 
     def __init__(self, forward: Forward | None, type_i_tags: list[str], type_ii_tags: list[str],
                  crf: Callable[[], CRFScores] = lambda: None, max_length: int = 256) -> None:
-        """`forward`: None where the scores come from elsewhere (the one-pass ingest graph, `decode`)."""
+        """`forward`: None where the scores come from elsewhere (the one-pass graph in lab/one_pass, `decode`)."""
         self.forward = forward
         self.type_i_tags = type_i_tags
         self.type_ii_tags = type_ii_tags

@@ -29,7 +29,7 @@ def evaluate(split: str, limit: int | None = None, directory: Path = RELEASE_DIR
     as PrivacyGLUE reports them), or with `sentences` its sentences labelled from the annotators'
     spans (a category is gold when at least half the annotators marked it): macro F1 at the
     thresholds and macro average precision, over the categories with a gold sentence. `classifier`: score this
-    one instead of the release's own graph (the one-pass ingest graph's reading)."""
+    one instead of the release's own graph (the one-pass graph in lab/one_pass's reading)."""
     classifier = classifier or PracticeClassifier.load(directory)
     if not sentences:
         examples = load_split(split)[:limit]

@@ -45,7 +45,7 @@ class PracticeClassifier:
                  max_length: int = 256, lexical: LexicalCategoryModel | None = None,
                  lexical_weight: float = 0.0) -> None:
         """`forward`: the encoder's graph (`assistant.models.runtime`); None where the logits come from
-        elsewhere (the one-pass ingest graph, `probabilities_from_logits`)."""
+        elsewhere (the one-pass graph in lab/one_pass, `probabilities_from_logits`)."""
         self.forward = forward
         self.labels = labels
         self.thresholds = np.asarray(thresholds)
@@ -57,7 +57,7 @@ class PracticeClassifier:
     def load(cls, directory: Path = RELEASE_DIR, lexical: bool = True, graph: bool = True) -> PracticeClassifier:
         """The release in `directory`; with `lexical=False` its encoder alone (for refitting the
         lexical half or probing the encoder: the stored thresholds are tuned for the mix); with `graph=False`
-        without its own graph (its logits come from the one-pass ingest graph)."""
+        without its own graph (its logits come from the one-pass graph in lab/one_pass)."""
         release_files(directory)
         config = json.loads((directory / "config.json").read_text())
         lexical_weight = config.get("lexical_weight", 0.0) if lexical else 0.0
@@ -74,7 +74,7 @@ class PracticeClassifier:
         return self._mixed(self.encoder_probabilities(texts, batch_size), texts)
 
     def probabilities_from_logits(self, logits: np.ndarray, texts: Sequence[str]) -> np.ndarray:
-        """`probabilities` of `texts` from their encoder logits, computed elsewhere (the one-pass ingest graph)."""
+        """`probabilities` of `texts` from their encoder logits, computed elsewhere (the one-pass graph in lab/one_pass)."""
         return self._mixed(sigmoid(logits), texts)
 
     def _mixed(self, encoder: np.ndarray, texts: Sequence[str]) -> np.ndarray:

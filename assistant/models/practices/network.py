@@ -23,7 +23,7 @@ class PracticeModel(torch.nn.Module):
                           attention_mask)
 
     def heads(self, states, attention_mask):
-        """The logits from the encoder's last token states (also run by the one-pass ingest graph)."""
+        """The logits from the encoder's last token states (also run by the one-pass graph in lab/one_pass)."""
         return self.classify(self.dropout(mean_pool(states, attention_mask)))
 
     def head_state(self) -> dict[str, torch.Tensor]:
