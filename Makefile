@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	# The CPU build of torch first, so nothing pulls the multi-GB CUDA build from the registry.
 	$(BIN)/pip install --quiet "torch==2.13.0"
-	$(BIN)/pip install --quiet -c requirements/constraints.txt -e ".[test]"
+	$(BIN)/pip install --quiet -c requirements/constraints.txt -e ".[test,corpus]"
 	touch $(STAMP)
 
 # Each shipped model's ONNX graph, exported once into the user's cache (ASSISTANT_ONNX_CACHE), so the first

@@ -14,7 +14,7 @@ import sys
 
 import typer
 
-from assistant.frontends.cli import evaluate, policies, questions, serve, train
+from assistant.frontends.cli import corpus, evaluate, policies, questions, serve, train
 from assistant.frontends.cli.questions import ask
 
 app = typer.Typer(
@@ -28,6 +28,7 @@ for command in (policies.ingest, policies.policies, policies.remove, questions.a
                 policies.doctor, policies.repair, questions.compare, questions.diff, questions.search, serve.serve,
                 policies.export):
     app.command()(command)
+app.add_typer(corpus.app, name="corpus")
 app.add_typer(evaluate.app, name="eval")
 app.add_typer(train.app, name="train")
 

@@ -1,0 +1,171 @@
+"""Rebuild the corpora `assistant corpus ingest` is measured on, from pinned public sources; nothing is committed but
+the pins (scripts/corpora/*.tsv: repository, commit, path, sha256, service, date).
+
+    python scripts/corpus_build.py opp115 --out DIR                          # OPP-115's 115 policies (a list file)
+    python scripts/corpus_build.py current --out DIR --mirrors M | --download   # current policies of distinct services
+    python scripts/corpus_build.py longitudinal --out DIR --mirrors M | --download  # services' versions over years
+    python scripts/corpus_build.py pin current|longitudinal --mirrors M      # choose and pin anew (writes the .tsv)
+
+The current and longitudinal policies are Open Terms Archive's versions ("Privacy Policy.md" of each service, as the
+archive recorded it). Pinning `current` takes each service's newest version in the pinned repositories at their
+pinned commits, one per service (case-insensitive, the first repository listed wins). Pinning `longitudinal` takes
+the services whose policy was recorded before 1 July of the first snapshot year and is still recorded, and, for
+each snapshot date (1 July of SNAPSHOT_YEARS), the version in force on that date; each distinct version once,
+dated by the commit that recorded it (the report counts a service at a date by the version in force then).
+The documents are not ours to redistribute: they are written under DIR, never into the repository."""
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from pinned_sources import add_source_options, read_pinned, read_tsv
+
+ROOT = Path(__file__).resolve().parent.parent
+PINS = Path(__file__).resolve().parent / "corpora"
+# The Open Terms Archive collections read, each at the commit it was pinned at (English-language ones first).
+REPOSITORIES = ("OpenTermsArchive/contrib-versions", "OpenTermsArchive/pga-versions",
+                "OpenTermsArchive/vlopses-us-versions", "OpenTermsArchive/dating-versions",
+                "OpenTermsArchive/GenAI-versions", "OpenTermsArchive/genai-contrib-versions",
+                "OpenTermsArchive/p2b-compliance-versions", "OpenTermsArchive/user-rights-versions",
+                "OpenTermsArchive/demo-versions", "OpenTermsArchive/france-versions",
+                "OpenTermsArchive/sante-numerique-france-versions")
+LONGITUDINAL_REPOSITORY = "OpenTermsArchive/contrib-versions"  # the collection with the longest history (Dec 2020 on)
+SNAPSHOT_YEARS = (2021, 2023, 2026)  # 1 July of each: five years apart at the ends
+LONGITUDINAL_SERVICES = 120  # the first this many qualifying services by name (refusals leave at least 100)
+FIELDS = ("service", "date", "repository", "commit", "path", "sha256")
+POLICY_FILE = "Privacy Policy.md"
+
+
+def git(mirrors: Path, repository: str, *arguments: str) -> str:
+    git_dir = mirrors / repository.replace("/", "+") / "repo"
+    return subprocess.run(["git", "-C", str(git_dir), *arguments], capture_output=True, check=True,
+                          text=True).stdout
+
+
+def pin_current(mirrors: Path) -> list[dict[str, str]]:
+    rows: dict[str, dict[str, str]] = {}
+    for repository in REPOSITORIES:
+        commit = git(mirrors, repository, "rev-parse", "HEAD").strip()
+        for path in git(mirrors, repository, "ls-tree", "-r", "--name-only", commit).splitlines():
+            if path.endswith("/" + POLICY_FILE) and path.count("/") == 1:
+                service = path.split("/")[0]
+                date = git(mirrors, repository, "log", "-1", "--format=%aI", commit, "--", path)[:10]
+                rows.setdefault(service.lower(), _row(mirrors, service, date, repository, commit, path))
+    return sorted(rows.values(), key=lambda row: row["service"].lower())
+
+
+def pin_longitudinal(mirrors: Path) -> list[dict[str, str]]:
+    repository = LONGITUDINAL_REPOSITORY
+    history: dict[str, list[tuple[str, str]]] = {}  # service → [(date, commit)], newest first
+    commit = date = ""
+    for line in git(mirrors, repository, "log", "--format=C %H %aI", "--name-only", "--", f"*/{POLICY_FILE}").splitlines():
+        if line.startswith("C "):
+            _, commit, date = line.split()
+        elif line.endswith("/" + POLICY_FILE) and line.count("/") == 1:
+            history.setdefault(line.split("/")[0], []).append((date[:10], commit))
+    head = git(mirrors, repository, "rev-parse", "HEAD").strip()
+    current = {p.split("/")[0] for p in git(mirrors, repository, "ls-tree", "-r", "--name-only", head).splitlines()
+               if p.endswith("/" + POLICY_FILE)}
+    first = f"{SNAPSHOT_YEARS[0]}-07-01"
+    qualifying = sorted((s for s, versions in history.items() if s in current and versions[-1][0] <= first),
+                        key=str.lower)[:LONGITUDINAL_SERVICES]
+    rows = []
+    for service in qualifying:
+        chosen = {}
+        for year in SNAPSHOT_YEARS:
+            in_force = next((v for v in history[service] if v[0] <= f"{year}-07-01"), None)
+            if in_force:
+                chosen[in_force[1]] = in_force[0]
+        for version_commit, version_date in chosen.items():
+            rows.append(_row(mirrors, service, version_date, repository, version_commit, f"{service}/{POLICY_FILE}"))
+    distinct = {}
+    for row in rows:  # a version recorded again unchanged (the same text) is kept once, at its first date
+        distinct.setdefault((row["service"], row["sha256"]), row)
+    return sorted(distinct.values(), key=lambda row: (row["service"].lower(), row["date"]))
+
+
+def _row(mirrors: Path, service: str, date: str, repository: str, commit: str, path: str) -> dict[str, str]:
+    data = read_pinned(repository, commit, path, mirrors)
+    return {"service": service, "date": date, "repository": repository, "commit": commit, "path": path,
+            "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def write_pins(name: str, rows: list[dict[str, str]]) -> Path:
+    path = PINS / f"{name}.tsv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, FIELDS, delimiter="\t", lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def file_name(service: str) -> str:
+    return re.sub(r"[^\w.+-]+", "_", service).strip("_") or "service"
+
+
+def rebuild(name: str, out: Path, mirrors: Path | None) -> Path:
+    """Write the pinned documents under `out` and a list file (source, service, date) that names them."""
+    rows = read_tsv(PINS / f"{name}.tsv")
+    listed = []
+    for row in rows:
+        data = read_pinned(row["repository"], row["commit"], row["path"], mirrors)
+        if hashlib.sha256(data).hexdigest() != row["sha256"]:
+            raise SystemExit(f"{row['repository']}@{row['commit'][:10]}:{row['path']}: sha256 differs from the pin")
+        relative = (Path(file_name(row["service"])) / f"{row['date']}.md" if name == "longitudinal"
+                    else Path(f"{file_name(row['service'])}.md"))
+        (out / relative).parent.mkdir(parents=True, exist_ok=True)
+        (out / relative).write_bytes(data)
+        listed.append({"source": str(relative), "service": row["service"], "date": row["date"]})
+    return write_list(out, listed)
+
+
+def write_list(out: Path, rows: list[dict[str, str]]) -> Path:
+    path = out / "corpus.tsv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, ("source", "service", "date"), delimiter="\t", lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def opp115(out: Path) -> Path:
+    """OPP-115's sanitized policies, listed in place (they ship with the project's corpus archive)."""
+    sys.path.insert(0, str(ROOT))
+    from assistant.corpora.opp115 import opp115_policies
+
+    out.mkdir(parents=True, exist_ok=True)
+    return write_list(out, [{"source": str(path), "service": name, "date": ""}
+                            for name, path in sorted(opp115_policies().items())])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("opp115").add_argument("--out", type=Path, required=True)
+    for name in ("current", "longitudinal"):
+        command = sub.add_parser(name)
+        command.add_argument("--out", type=Path, required=True)
+        add_source_options(command)
+    pin = sub.add_parser("pin")
+    pin.add_argument("corpus", choices=("current", "longitudinal"))
+    pin.add_argument("--mirrors", type=Path, required=True)
+    arguments = parser.parse_args()
+    if arguments.command == "pin":
+        rows = (pin_current if arguments.corpus == "current" else pin_longitudinal)(arguments.mirrors)
+        print(f"{write_pins(arguments.corpus, rows)}: {len(rows)} documents, "
+              f"{len({r['service'].lower() for r in rows})} services")
+    elif arguments.command == "opp115":
+        print(opp115(arguments.out))
+    else:
+        arguments.out.mkdir(parents=True, exist_ok=True)
+        listed = rebuild(arguments.command, arguments.out, None if arguments.download else arguments.mirrors)
+        print(f"{listed}: {len(read_tsv(listed))} documents")
+
+
+if __name__ == "__main__":
+    main()
