@@ -9,13 +9,25 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.corpus.sources import CorpusDocument
-from assistant.corpus.tables import ERROR, OK, REFUSED, finished_ids, remove_uncommitted
+import pyarrow.parquet as pq
+
+from assistant.corpus.tables import (
+    COMMIT_TABLE,
+    ERROR,
+    OK,
+    REFUSED,
+    committed_parts,
+    finished_ids,
+    part_path,
+    remove_uncommitted,
+)
 from assistant.corpus.worker import CorpusWorker
 
 DEFAULT_BATCH = 4  # documents per batch: a part file per table each
@@ -57,16 +69,37 @@ def run_corpus(documents: list[CorpusDocument], out: Path, workers: int = 1, add
     sentences = 0
     if pending:
         _start_ray(ray, address, workers)
+        watcher = _watch(out, len(finished), len(pending), progress) if progress else None
         try:
             for summary in _summaries(ray, pending, out, workers, batch_size):
                 counts[summary["status"]] += 1
                 sentences += int(summary["sentences"])
-                if progress:
-                    progress(sum(counts.values()), len(pending))
         finally:
+            if watcher:
+                watcher.set()
             ray.shutdown()
+        if progress:
+            progress(sum(counts.values()), len(pending))
     return CorpusRun(len(documents), len(documents) - len(pending), sum(counts.values()), counts[OK],
                      counts[REFUSED], counts[ERROR], sentences, time.perf_counter() - started, removed)
+
+
+def _watch(out: Path, before: int, total: int, progress: Progress, every: float = 1.0) -> threading.Event:
+    """Report progress from the committed parts on disk (Ray hands results to the driver in large bundles, the
+    parts are committed as each batch ends); the event returned stops it."""
+    stop = threading.Event()
+    counted: dict[str, int] = {}
+
+    def poll() -> None:
+        while not stop.wait(every):
+            for part in committed_parts(out) - counted.keys():
+                counted[part] = pq.read_metadata(part_path(out, COMMIT_TABLE, part)).num_rows
+            done = sum(counted.values()) - before
+            if done and not stop.is_set():
+                progress(min(done, total), total)
+
+    threading.Thread(target=poll, daemon=True, name="corpus-progress").start()
+    return stop
 
 
 def _start_ray(ray, address: str | None, workers: int) -> None:

@@ -3,6 +3,7 @@
 The corpus modules are imported inside the commands, for start-up speed (Ray and the models take seconds)."""
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -11,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from assistant.frontends.cli.common import console, err_console, friendly_errors, print_json
+from assistant.frontends.cli.common import console, err_console, friendly_errors, make_assistant, print_json
 
 app = typer.Typer(help="Many policies at once: ingest a corpus on Ray, report on it, search it, ask it.",
                   no_args_is_help=True)
@@ -46,13 +47,17 @@ def ingest(
 
 @contextmanager
 def documents_progress() -> Iterator[Callable[[int, int], None]]:
-    """A rich bar with documents per second on a terminal; elsewhere a line on stderr every 10 documents."""
+    """A rich bar with documents per second on a terminal; elsewhere a line on stderr every 10 or more documents."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     started = time.perf_counter()
     if not err_console.is_terminal:
+        printed = 0
+
         def line(done: int, total: int) -> None:
-            if done % 10 == 0 or done == total:
+            nonlocal printed
+            if done - printed >= 10 or done == total and done != printed:
+                printed = done
                 rate = done / max(time.perf_counter() - started, 1e-9)
                 err_console.print(f"{done}/{total} documents, {rate:.2f}/s", markup=False)
         yield line
@@ -68,4 +73,93 @@ def documents_progress() -> Iterator[Callable[[int, int], None]]:
         yield update
 
 
-_ = print_json  # used by the commands below
+@app.command("report")
+@friendly_errors
+def report(
+    corpus: Annotated[Path, typer.Argument(help="A corpus folder written by `assistant corpus ingest`.")],
+    out: Annotated[Path | None, typer.Option(help="The report folder (default: CORPUS/report).")] = None,
+    at: Annotated[str | None, typer.Option(
+        help="Dates to take shares over time at, YYYY-MM-DD,… (default: 1 July of every year the corpus covers).")
+    ] = None,
+    title: Annotated[str | None, typer.Option(help="The page's title (default: the folder's name).")] = None,
+) -> None:
+    """The corpus at a glance: shares per verdict with intervals, length, reading level, trends; HTML and CSV."""
+    from assistant.corpus.page import write_report  # lazy: pandas and matplotlib
+    from assistant.corpus.report import build_report
+
+    dates = _dates(at) if at else None
+    built = build_report(corpus, dates)
+    page = write_report(built, out or corpus / "report", title or f"Corpus report: {corpus.resolve().name}")
+    console.print(f"{len(built.policies)} policies of {built.policies['service'].nunique()} services; "
+                  f"report: {page}", markup=False)
+    for row in built.changes.head(5).itertuples():
+        console.print(f"  {row.facet}: {row.first:.0%} → {row.last:.0%} ({row.change:+.0%}, 95 % interval "
+                      f"{row.low:+.0%} to {row.high:+.0%})", markup=False)
+
+
+@app.command("search")
+@friendly_errors
+def search(
+    text: Annotated[str, typer.Argument(help="What to look for, in your own words.")],
+    corpus: Annotated[Path, typer.Option(help="A corpus folder written by `assistant corpus ingest`.")],
+    facet: Annotated[str | None, typer.Option(help="Only sentences that address this facet (sale, retention, …).")
+                     ] = None,
+    top: Annotated[int, typer.Option(min=1, max=1000)] = 10,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """The corpus's sentences closest to TEXT, with their service."""
+    from assistant.corpus.catalogue import search as search_corpus  # lazy: FAISS, pandas, the retriever
+
+    matches = search_corpus(corpus, _encoder(), text, top, facet)
+    if as_json:
+        print_json([dataclasses.asdict(m) for m in matches])
+        return
+    for match in matches:
+        console.print(f"{match.score:.3f}  {match.service}{' ' + match.date if match.date else ''}, sentence "
+                      f"{match.sentence_id}: {match.text}", markup=False, soft_wrap=True)
+
+
+@app.command("ask")
+@friendly_errors
+def ask(
+    question: Annotated[str, typer.Argument(help="One question, asked of every policy of the corpus.")],
+    corpus: Annotated[Path, typer.Option(help="A corpus folder written by `assistant corpus ingest`.")],
+    out: Annotated[Path | None, typer.Option(help="Write the answers as Parquet here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Ask every service's latest policy one question: verdicts per policy and how many say each."""
+    import pandas as pd  # lazy: with the corpus modules
+
+    from assistant.corpus.catalogue import ask as ask_corpus
+
+    answers = ask_corpus(corpus, question, _encoder())
+    table = pd.DataFrame([a.to_dict() for a in answers.answers])
+    if out is not None:
+        table.to_parquet(out, index=False)
+    if as_json:
+        print_json({"question": question, "facet": answers.facet, "summary": answers.summary(),
+                    "answers": [a.to_dict() for a in answers.answers]})
+        return
+    if answers.facet is None:
+        console.print("Not one of the profile's questions: each policy's closest sentence.", markup=False)
+    for row in answers.summary():
+        console.print(f"{row['verdict']}: {row['policies']} policies ({row['share']:.0%}, 95 % interval "
+                      f"{row['low']:.0%}–{row['high']:.0%})", markup=False)
+    for answer in answers.answers:
+        console.print(f"{answer.service}: {answer.verdict or '–'}: {answer.quote or answer.headline}", markup=False,
+                      soft_wrap=True)
+
+
+def _dates(text: str) -> list[str]:
+    import datetime
+
+    try:
+        return [datetime.date.fromisoformat(d.strip()).isoformat() for d in text.split(",") if d.strip()]
+    except ValueError:
+        raise typer.BadParameter(f"{text!r}: dates are YYYY-MM-DD, separated by commas.") from None
+
+
+def _encoder():
+    """The retriever's vector of a text (the model the corpus's sentence vectors come from)."""
+    retriever = make_assistant().retriever
+    return lambda text: retriever.encode([text])[0]

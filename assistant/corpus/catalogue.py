@@ -1,0 +1,200 @@
+"""Search and questions across a corpus (`assistant corpus search`, `assistant corpus ask`).
+
+Search: the retriever's vector of the text against every sentence of the corpus, in one FAISS index built on first
+use and kept beside the tables (DIR/index/, keyed by the committed parts: a new run's parts make a new one). Exact
+while the corpus has at most `EXACT_LIMIT` sentences (the store's cross-policy index's measured limit), else an
+inverted file with product-quantised vectors (IVF-PQ: 48 bytes a sentence instead of 1,536).
+
+Ask: a question that names one of the profile's facets is answered for every service from its stored profile
+(verdict, headline, quote: what `assistant ask` says of that facet's plain question); any other question gets each
+policy's closest sentence, quoted, with no verdict."""
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import faiss
+import numpy as np
+import pandas as pd
+
+from assistant.corpus.report import latest_versions, load_policies, wilson
+from assistant.corpus.tables import committed_parts, read_table
+from assistant.foundation.errors import InputFileError
+from assistant.store.cross_index import EXACT_LIMIT, TRAIN_PER_LIST, nlist_for, nprobe_for
+from assistant.store.index import one_thread
+from assistant.understanding.facets import BY_NAME, GLANCE_QUESTIONS, facet_of
+
+PQ_BYTES = 48  # sub-quantisers of 8 bits: 8 of the 384 dimensions each
+MAX_TRAIN = 65_536
+Encode = Callable[[str], np.ndarray]  # the retriever's L2-normalised vector of a text
+
+
+@dataclass(frozen=True)
+class CorpusMatch:
+    service: str
+    date: str | None
+    doc_id: str
+    sentence_id: int
+    section: str
+    text: str
+    score: float
+
+
+@dataclass(frozen=True)
+class CorpusIndex:
+    index: faiss.Index
+    rows: pd.DataFrame  # doc_id, ordinal: row i of the index
+    kind: str  # "flat" or "ivfpq<nlist>,nprobe=<n>"
+
+
+def build_index(vectors: np.ndarray, exact_limit: int = EXACT_LIMIT, seed: int = 0) -> faiss.Index:
+    """Flat inner product up to `exact_limit` rows, else IVF-PQ trained on a seeded sample."""
+    vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+    rows, dimension = vectors.shape
+    if rows <= exact_limit:
+        index = faiss.IndexFlatIP(dimension)
+        index.add(vectors)
+        return index
+    nlist = nlist_for(rows)
+    index = faiss.IndexIVFPQ(faiss.IndexFlatIP(dimension), dimension, nlist, PQ_BYTES, 8,
+                             faiss.METRIC_INNER_PRODUCT)
+    sample = min(rows, max(nlist * TRAIN_PER_LIST, 256 * 40), MAX_TRAIN)
+    chosen = np.sort(np.random.default_rng(seed).choice(rows, size=sample, replace=False))
+    index.cp.seed = seed
+    index.train(vectors[chosen])
+    index.add(vectors)
+    index.nprobe = nprobe_for(nlist)
+    return index
+
+
+def index_kind(index: faiss.Index) -> str:
+    if isinstance(index, faiss.IndexFlat):
+        return "flat"
+    ivf = faiss.extract_index_ivf(index)
+    return f"ivfpq{ivf.nlist},nprobe={ivf.nprobe}"
+
+
+def corpus_index(corpus: Path, exact_limit: int = EXACT_LIMIT) -> CorpusIndex:
+    """The corpus's sentence index, built on first use and saved under DIR/index/ for the parts it covers."""
+    parts = sorted(committed_parts(corpus))
+    key = hashlib.sha256(("\n".join(parts) + f"\n{exact_limit}").encode()).hexdigest()[:16]
+    folder = corpus / "index"
+    index_path, rows_path = folder / f"{key}.faiss", folder / f"{key}.rows.parquet"
+    if index_path.is_file() and rows_path.is_file():
+        index = faiss.read_index(str(index_path))
+        return CorpusIndex(index, pd.read_parquet(rows_path), index_kind(index))
+    sentences = read_table(corpus, "sentences", columns=["doc_id", "ordinal", "vector"])
+    if sentences is None:
+        raise InputFileError(f"{corpus}: the corpus has no stored sentences to search.")
+    vectors = np.asarray(sentences.column("vector").combine_chunks().flatten()).reshape(sentences.num_rows, -1)
+    index = build_index(vectors, exact_limit)
+    rows = sentences.select(["doc_id", "ordinal"]).to_pandas()
+    folder.mkdir(exist_ok=True)
+    for stale in folder.iterdir():
+        stale.unlink()
+    faiss.write_index(index, str(index_path))
+    rows.to_parquet(rows_path, index=False)
+    return CorpusIndex(index, rows, index_kind(index))
+
+
+def search(corpus: Path, encode: Encode, text: str, top: int = 10, facet: str | None = None) -> list[CorpusMatch]:
+    """The `top` sentences closest to `text` (only those that address `facet`, when given), best first."""
+    if facet is not None and facet not in BY_NAME:
+        raise InputFileError(f"Unknown facet {facet!r}; choose one of: {', '.join(GLANCE_QUESTIONS)}.")
+    found = corpus_index(corpus)
+    wanted = top if facet is None else top * 20
+    with one_thread():
+        scores, rows = found.index.search(encode(text).reshape(1, -1).astype(np.float32), min(wanted, found.index.ntotal))
+    hits = [(int(r), float(s)) for r, s in zip(rows[0], scores[0], strict=True) if r >= 0]
+    keys = found.rows.iloc[[r for r, _ in hits]]
+    texts = _sentences(corpus, set(keys["doc_id"]))
+    documents = read_table(corpus, "documents", columns=["doc_id", "service", "date"]).to_pandas().set_index("doc_id")
+    matches = []
+    for (_, score), key in zip(hits, keys.itertuples(), strict=True):
+        sentence = texts[(key.doc_id, key.ordinal)]
+        if facet is not None and not BY_NAME[facet].addressed_by(sentence["text"]):
+            continue
+        document = documents.loc[key.doc_id]
+        matches.append(CorpusMatch(document.service, document.date, key.doc_id, int(key.ordinal),
+                                   sentence["section"], sentence["text"], round(score, 4)))
+    return matches[:top]
+
+
+def _sentences(corpus: Path, doc_ids: set[str]) -> dict[tuple[str, int], dict]:
+    table = read_table(corpus, "sentences", columns=["doc_id", "ordinal", "text", "section"])
+    frame = table.to_pandas()
+    frame = frame[frame["doc_id"].isin(doc_ids)]
+    return {(row.doc_id, int(row.ordinal)): {"text": row.text, "section": row.section} for row in frame.itertuples()}
+
+
+@dataclass(frozen=True)
+class CorpusAnswer:
+    service: str
+    date: str | None
+    verdict: str | None  # yes | conditional | no | not_stated; None: not a profile question (closest sentence)
+    headline: str
+    quote: str | None
+    sentence_id: int | None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CorpusAnswers:
+    question: str
+    facet: str | None  # the profile's facet the question asks, or None
+    answers: list[CorpusAnswer]
+
+    def summary(self) -> list[dict]:
+        """Policies per verdict with the share and its 95 % interval (profile questions only)."""
+        if self.facet is None:
+            return []
+        n = len(self.answers)
+        rows = []
+        for verdict in ("yes", "conditional", "no", "not_stated"):
+            k = sum(a.verdict == verdict for a in self.answers)
+            share, low, high = wilson(k, n)
+            rows.append({"verdict": verdict, "policies": k, "share": share, "low": low, "high": high})
+        return rows
+
+
+def ask(corpus: Path, question: str, encode: Encode) -> CorpusAnswers:
+    """The question for every service (its latest version): from the profile when it asks a facet, else each
+    policy's closest sentence."""
+    policies, _ = load_policies(corpus)
+    latest = latest_versions(policies).sort_values("service")
+    facet = facet_of(question)
+    if facet is not None and facet.name in GLANCE_QUESTIONS:
+        name = facet.name
+        answers = [CorpusAnswer(row["service"], _text(row["date"]), row[f"{name}.verdict"], row[f"{name}.headline"],
+                                _text(row[f"{name}.quote"]), _int(row[f"{name}.sentence"]))
+                   for _, row in latest.iterrows()]
+        return CorpusAnswers(question, name, answers)
+    return CorpusAnswers(question, None, _closest(corpus, latest, encode(question)))
+
+
+def _closest(corpus: Path, latest: pd.DataFrame, query: np.ndarray) -> list[CorpusAnswer]:
+    table = read_table(corpus, "sentences", columns=["doc_id", "ordinal", "text", "vector"])
+    frame = table.to_pandas()
+    answers = []
+    for _, policy in latest.iterrows():
+        own = frame[frame["doc_id"] == policy["doc_id"]]
+        if own.empty:
+            continue
+        best = int(np.argmax(np.stack(own["vector"].to_numpy()) @ query))
+        row = own.iloc[best]
+        answers.append(CorpusAnswer(policy["service"], _text(policy["date"]), None, "its closest sentence", row["text"],
+                                    int(row["ordinal"])))
+    return answers
+
+
+def _text(value: object) -> str | None:
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else str(value)
+
+
+def _int(value: object) -> int | None:
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else int(value)
