@@ -56,8 +56,8 @@ def _page(report: CorpusReport, title: str) -> str:
     counts = ", ".join(f"{n} {status}" for status, n in sorted(report.counts.items()))
     parts = [f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>",
              f"<style>{_STYLE}</style><h1>{html.escape(title)}</h1>",
-             f"<p>{len(policies)} policies of {services} services stored ({counts} documents). Shares count each "
-             "service once (its latest version); the intervals are 95 % Wilson score intervals.</p>"]
+             (f"<p>{len(policies)} policies of {services} services stored ({counts} documents). Shares count each "
+              "service once (its latest version); the intervals are 95 % Wilson score intervals.</p>")]
     if not policies.empty:
         parts.append(_img(plots.verdict_bars(report), "share of policies per verdict, by question"))
         parts.append(_facet_table(report))

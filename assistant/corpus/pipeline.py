@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from assistant.corpus.sources import CorpusDocument
 import pyarrow.parquet as pq
 
+from assistant.corpus.sources import CorpusDocument
 from assistant.corpus.tables import (
     COMMIT_TABLE,
     ERROR,

@@ -6,10 +6,10 @@ import io
 import matplotlib
 
 matplotlib.use("Agg")  # no display: files only
-import matplotlib.pyplot as plt  # noqa: E402 - after choosing the backend
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import pandas as pd
 
-from assistant.corpus.report import (  # noqa: E402
+from assistant.corpus.report import (
     VERDICT_COLOURS,
     VERDICT_WORDS,
     VERDICTS,
@@ -17,7 +17,7 @@ from assistant.corpus.report import (  # noqa: E402
     latest_versions,
     snapshot_dates,
 )
-from assistant.understanding.facets import GLANCE_QUESTIONS  # noqa: E402
+from assistant.understanding.facets import GLANCE_QUESTIONS
 
 
 def _png(figure: plt.Figure) -> bytes:

@@ -23,10 +23,11 @@ import pyphen
 from assistant.corpus.sources import CorpusDocument
 from assistant.corpus.tables import ERROR, OK, REFUSED, write_part
 from assistant.engine import Assistant
-from assistant.foundation.errors import NotAPolicyError
+from assistant.foundation.errors import InputFileError, NotAPolicyError
 from assistant.foundation.inference import set_threads
 from assistant.foundation.settings import Settings
 from assistant.foundation.types import PolicyProfile, PolicyVersion, Sentence
+from assistant.ingest.pipeline import validate_name
 from assistant.understanding.graph import policy_graph
 
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
@@ -72,7 +73,7 @@ def process(engine: Assistant, document: CorpusDocument) -> DocumentRows:
     started = time.perf_counter()
     row = {**document.to_dict(), "status": OK, "error": None, "language": None, "kept_ratio": None,
            "sentences": 0, "words": 0, "reading_grade": None, "seconds": 0.0}
-    name = f"doc-{document.doc_id}"
+    name = scratch_name(document)
     try:
         version = engine.ingest(document.source, name=name).version
         rows = _rows(engine, document, version, row)
@@ -85,6 +86,15 @@ def process(engine: Assistant, document: CorpusDocument) -> DocumentRows:
             engine.remove(name)
     rows.document["seconds"] = round(time.perf_counter() - started, 3)
     return rows
+
+
+def scratch_name(document: CorpusDocument) -> str:
+    """The name a document is stored under in the scratch store: its service's, as `assistant ingest --name`
+    would take it (answers name the policy), else its id when the service's name is not a valid policy name."""
+    try:
+        return validate_name(document.service)
+    except InputFileError:
+        return f"doc-{document.doc_id}"
 
 
 def _rows(engine: Assistant, document: CorpusDocument, version: PolicyVersion, row: dict) -> DocumentRows:

@@ -130,7 +130,7 @@ def ask(
     """Ask every service's latest policy one question: verdicts per policy and how many say each."""
     import pandas as pd  # lazy: with the corpus modules
 
-    from assistant.corpus.catalogue import ask as ask_corpus
+    from assistant.corpus.catalogue import ask as ask_corpus  # lazy: FAISS, pandas, the retriever
 
     answers = ask_corpus(corpus, question, _encoder())
     table = pd.DataFrame([a.to_dict() for a in answers.answers])
