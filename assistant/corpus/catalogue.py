@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -162,11 +163,31 @@ class CorpusAnswers:
         return rows
 
 
+def named_services(question: str, services: list[str]) -> list[str]:
+    """The corpus's services the question names ("does duolingo sell…" names "Duolingo" and "duolingo.com"): a
+    service's name, or its name without a domain ending, as whole words regardless of case; the longest names
+    found, so "Amazon Advertising" is not also "Amazon"."""
+    text = question.lower()
+    found = {}
+    for service in services:
+        for form in {service.lower(), re.sub(r"\.(com|net|org|io|co|ai|app|tv|fm)$", "", service.lower())}:
+            match = re.search(rf"(?<![\w.]){re.escape(form)}(?![\w])", text) if len(form) >= 3 else None
+            if match:
+                found[service] = max(found.get(service, 0), len(form))
+    if not found:
+        return []
+    longest = max(found.values())
+    return sorted(s for s, length in found.items() if length == longest)
+
+
 def ask(corpus: Path, question: str, encode: Encode) -> CorpusAnswers:
-    """The question for every service (its latest version): from the profile when it asks a facet, else each
-    policy's closest sentence."""
+    """The question for the services it names, else for every service (each by its latest version): from the
+    profile when it asks a facet, else each policy's closest sentence."""
     policies, _ = load_policies(corpus)
     latest = latest_versions(policies).sort_values("service")
+    named = named_services(question, latest["service"].tolist())
+    if named:
+        latest = latest[latest["service"].isin(named)]
     facet = facet_of(question)
     if facet is not None and facet.name in GLANCE_QUESTIONS:
         name = facet.name

@@ -23,7 +23,9 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from dataclasses import asdict
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
@@ -80,12 +82,17 @@ class AskRequest(BaseModel):
     top: int = Field(3, ge=1, le=20, description="How many evidence sentences to return.")
 
 
+class CorpusAskRequest(BaseModel):
+    question: str = Field(description="The question, asked of the corpus's services (those it names, else all).")
+
+
 def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_only: bool = True,
                load_models: bool = True, threads: int | None = None,
-               extension_origins: Sequence[str] = ()) -> FastAPI:
+               extension_origins: Sequence[str] = (), corpus: Path | None = None) -> FastAPI:
     """The API over `assistant`. `allowed_origins`: web origins whose pages may call it (with CORS headers);
     `extension_origins`: browser extensions' origins (`chrome-extension://ID`, `moz-extension://UUID`) that may
-    call it, with CORS headers, and frame its label page (extension/, docs/extension.md);
+    call it, with CORS headers, and frame its label page (extension/, docs/extension.md); `corpus`: a folder
+    `assistant corpus ingest` wrote, answered from by /corpus/ask and /corpus/search;
     `local_only`: answer only requests whose Host is a loopback name (against DNS rebinding);
     `load_models`: load every model before listening, so the first question is fast; `threads`: the models'
     intra-op threads on the engine's thread (`assistant serve`: 1 — a question's inputs are a few dozen
@@ -188,6 +195,29 @@ def create_app(assistant: Assistant, allowed_origins: Sequence[str] = (), local_
                                  top_k=request.top).to_dict()
 
         return await worker.run(answer)
+
+    @app.post("/corpus/ask", summary="A question across the served corpus, as `assistant corpus ask --json` prints it")
+    async def corpus_ask(request: CorpusAskRequest) -> dict[str, Any]:
+        from assistant.corpus.catalogue import ask as ask_corpus  # lazy: pandas and FAISS, for a corpus only
+
+        def answer() -> dict[str, Any]:
+            validate_question(request.question)
+            answers = ask_corpus(_served_corpus(corpus), request.question, _encoder(assistant))
+            return {"question": answers.question, "facet": answers.facet, "summary": answers.summary(),
+                    "answers": [a.to_dict() for a in answers.answers]}
+
+        return await worker.run(answer)
+
+    @app.get("/corpus/search", summary="The served corpus's closest sentences, as `assistant corpus search --json`")
+    async def corpus_search(text: str, facet: str | None = None,
+                            top: Annotated[int, Query(ge=1, le=100)] = 10) -> list[dict[str, Any]]:
+        from assistant.corpus.catalogue import search as search_corpus  # lazy: as above
+
+        def found() -> list[dict[str, Any]]:
+            validate_question(text)
+            return [asdict(m) for m in search_corpus(_served_corpus(corpus), _encoder(assistant), text, top, facet)]
+
+        return await worker.run(found)
 
     @app.get("/label", summary="The privacy label, as `assistant label --json` (or `--html`) prints it")
     async def label(policy: Annotated[str | None, Query(description="Policy name (optional when only one).")] = None,
@@ -359,6 +389,16 @@ def _http_url(url: str) -> str:
     return url.strip()
 
 
+def _served_corpus(corpus: Path | None) -> Path:
+    if corpus is None:
+        raise UnknownPolicyError("This server serves no corpus: start it with `assistant serve --corpus DIR`.")
+    return corpus
+
+
+def _encoder(assistant: Assistant) -> Callable[[str], Any]:
+    return lambda text: assistant.retriever.encode([text])[0]
+
+
 def _status(error: AssistantError) -> int:
     if isinstance(error, UnknownPolicyError):
         return 404
@@ -432,7 +472,7 @@ def check_port_free(host: str, port: int) -> None:
 
 def serve(settings: Settings, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
           allowed_origins: Sequence[str] = (), threads: int = 1, say: Callable[[str], None] = print,
-          extension_origins: Sequence[str] = ()) -> None:
+          extension_origins: Sequence[str] = (), corpus: Path | None = None) -> None:
     """Load the models, then answer on host:port until interrupted (`threads`, `extension_origins`: see
     `create_app`)."""
     import uvicorn  # lazy: only the server needs it
@@ -442,7 +482,7 @@ def serve(settings: Settings, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT
     check_port_free(host, port)
     local_only = is_loopback(host)
     app = create_app(Assistant(settings), origins, local_only=local_only, threads=threads,
-                     extension_origins=extensions)
+                     extension_origins=extensions, corpus=corpus)
     shown = f"[{host}]" if ":" in host else host
     say(f"Serving the store {settings.home} on http://{shown}:{port} (API docs: /docs) once the models are "
         "loaded; Ctrl-C stops it.")

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import httpx2 as httpx
 import numpy as np
 import pandas as pd
 import pytest
@@ -229,3 +230,24 @@ def test_bad_sources_are_refused_in_one_line(tmp_path):
                            text=True, cwd=ROOT, check=False)
     assert wrong.returncode == 2 and "'source' column" in wrong.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_the_server_answers_from_a_corpus_without_an_ingest(run, assistant):
+    from assistant.frontends.api import create_app
+    from tests.frontends.test_api import running
+
+    out, _ = run
+    with running(create_app(assistant, load_models=False, corpus=out)) as base:
+        named = httpx.post(f"{base}/corpus/ask", json={"question": "Does Instagram sell my data?"}, timeout=120)
+        across = httpx.post(f"{base}/corpus/ask", json={"question": "Which of them use cookies to track me?"},
+                            timeout=120)
+        found = httpx.get(f"{base}/corpus/search", params={"text": "how long do you keep my content", "top": 2},
+                          timeout=120)
+    assert named.status_code == 200 and [a["service"] for a in named.json()["answers"]] == ["instagram.com"]
+    assert named.json()["facet"] == "sale" and named.json()["answers"][0]["quote"]
+    assert across.json()["facet"] == "cookies_tracking" and len(across.json()["answers"]) == 4
+    assert found.json()[0]["service"] == "instagram.com"
+    assert assistant.policies() == []  # nothing was ingested
+    with running(create_app(assistant, load_models=False)) as base:
+        refused = httpx.post(f"{base}/corpus/ask", json={"question": "Do they sell my data?"}, timeout=60)
+    assert refused.status_code == 404 and "--corpus" in refused.json()["error"]

@@ -142,12 +142,16 @@ def ask(
         return
     if answers.facet is None:
         console.print("Not one of the profile's questions: each policy's closest sentence.", markup=False)
-    for row in answers.summary():
-        console.print(f"{row['verdict']}: {row['policies']} policies ({row['share']:.0%}, 95 % interval "
-                      f"{row['low']:.0%}–{row['high']:.0%})", markup=False)
+    if len(answers.answers) > 1:
+        for row in answers.summary():
+            console.print(f"{row['verdict']}: {row['policies']} policies ({row['share']:.0%}, 95 % interval "
+                          f"{row['low']:.0%}–{row['high']:.0%})", markup=False)
     for answer in answers.answers:
-        console.print(f"{answer.service}: {answer.verdict or '–'}: {answer.quote or answer.headline}", markup=False,
-                      soft_wrap=True)
+        console.print(f"{answer.service}{' (' + answer.date + ')' if answer.date else ''}: {answer.headline}",
+                      markup=False, soft_wrap=True)
+        if answer.quote:
+            console.print(f"  \u201c{answer.quote}\u201d (sentence {answer.sentence_id})", markup=False,
+                          soft_wrap=True)
 
 
 def _dates(text: str) -> list[str]:

@@ -281,3 +281,23 @@ def eval_policy_detector() -> None:
 
     print_json(evaluate(read_corpus()))
 
+
+
+@app.command("corpus-opp115")
+@friendly_errors
+def eval_corpus_opp115(
+    corpus: Annotated[Path, typer.Argument(help="The folder `assistant corpus ingest` wrote for OPP-115's policies "
+                                                "(scripts/corpus_build.py opp115).")],
+) -> None:
+    """The corpus report's shares on OPP-115 beside the shares its annotators' practices give, with agreement."""
+    from assistant.evaluation.corpus_validity import validity  # lazy: pandas and the corpus
+
+    table = Table("facet", "OPP-115 practice", "policies", "report says it addresses", "annotators marked",
+                  "agreement", "κ")
+    for row in validity(corpus):
+        share, low, high = row.report_share
+        gold, gold_low, gold_high = row.annotated_share
+        table.add_row(row.mapping.facet, row.mapping.describe(), str(row.policies),
+                      f"{share:.0%} ({low:.0%}–{high:.0%})", f"{gold:.0%} ({gold_low:.0%}–{gold_high:.0%})",
+                      f"{row.agreement:.0%}", f"{row.kappa:.2f}")
+    console.print(table)
