@@ -306,6 +306,7 @@
 
   function unreachable() {
     ready = false;
+    document.body.setAttribute("data-connection", "offline");
     banner.textContent = "The assistant is not reachable, retrying…";
   }
 
@@ -322,6 +323,7 @@
     sessionStorage.setItem(SESSION_KEY, id);
     banner.textContent = "";
     ready = true;
+    document.body.setAttribute("data-connection", "ready");  // what send() checks, for styles and tests
     document.body.setAttribute("data-session", kept ? "continued" : "new");
     if (!kept) {
       clearTimeout(replyTimer);

@@ -286,7 +286,10 @@ def test_a_reload_keeps_the_conversation_under_the_server_issued_id(page, stack)
     why = send(page, "why?", "passage")
     assert "Can I delete my account?" in why and "“" in why
 
-    page.fill("#message", "Do they sell my data?")  # sent, then the page reloads before any answer can come
+    # Sent, then the page reloads before any answer can come. Sent only once the page is connected: a page whose
+    # polling connection dropped for a moment (a loaded machine) says "Not sent" and keeps nothing to wait for.
+    page.wait_for_function("() => document.body.dataset.connection === 'ready'", timeout=TIMEOUT_MS)
+    page.fill("#message", "Do they sell my data?")
     page.evaluate("() => { document.getElementById('ask-form').requestSubmit(); location.reload(); }")
     page.wait_for_function("() => document.body.dataset.session === 'continued'", timeout=TIMEOUT_MS)
     # The answer reaches the new page if the assistant sends it after the page rejoined the conversation; if it was
