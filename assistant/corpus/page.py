@@ -57,7 +57,10 @@ def _page(report: CorpusReport, title: str) -> str:
     parts = [f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>",
              f"<style>{_STYLE}</style><h1>{html.escape(title)}</h1>",
              (f"<p>{len(policies)} policies of {services} services stored ({counts} documents). Shares count each "
-              "service once (its latest version); the intervals are 95 % Wilson score intervals.</p>")]
+              "service once (its latest version); the intervals are 95 % Wilson score intervals.</p>"),
+             ("<p class=muted>Each verdict is the assistant's own reading of the policy (what <code>assistant ask"
+              "</code> answers to the question shown), not a person's: the intervals cover which services were "
+              "sampled, not reading errors (the assistant's measured accuracy is in its docs/results.md).</p>")]
     if not policies.empty:
         parts.append(_img(plots.verdict_bars(report), "share of policies per verdict, by question"))
         parts.append(_facet_table(report))

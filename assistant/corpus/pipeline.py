@@ -118,6 +118,8 @@ def _summaries(ray, pending: list[CorpusDocument], out: Path, workers: int, batc
     """One summary row per document, as the workers finish them."""
     rows = [{**d.to_dict(), "date": d.date or ""} for d in pending]
     dataset = ray.data.from_items(rows, override_num_blocks=max(1, -(-len(rows) // batch_size)))
+    for name in ("ray", "ray.data"):  # Ray Data's notices (its executor's start and end): the bar says enough
+        logging.getLogger(name).setLevel(logging.ERROR)
     mapped = dataset.map_batches(
         CorpusWorker, fn_constructor_kwargs={"out": str(out.resolve()), "threads": 1}, batch_size=batch_size,
         compute=ray.data.ActorPoolStrategy(size=workers), num_cpus=0.9, batch_format="numpy")
