@@ -3,7 +3,9 @@
 Search: the retriever's vector of the text against every sentence of the corpus, in one FAISS index built on first
 use and kept beside the tables (DIR/index/, keyed by the committed parts: a new run's parts make a new one). Exact
 while the corpus has at most `EXACT_LIMIT` sentences (the store's cross-policy index's measured limit), else an
-inverted file with product-quantised vectors (IVF-PQ: 48 bytes a sentence instead of 1,536).
+inverted file with product-quantised vectors (IVF-PQ: 48 bytes a sentence instead of 1,536). The index is sharded
+(`SHARD_ROWS` sentences a shard, built one after another from the parts): memory to build it stays bounded however
+large the corpus, and the shards are searched together.
 
 Ask: a question that names one of the profile's facets is answered for every service from its stored profile
 (verdict, headline, quote: what `assistant ask` says of that facet's plain question); any other question gets each
@@ -22,13 +24,15 @@ import numpy as np
 import pandas as pd
 
 from assistant.corpus.report import latest_versions, load_policies, wilson
-from assistant.corpus.tables import committed_parts, read_table
+from assistant.corpus.tables import committed_parts, iter_parts, read_table
 from assistant.foundation.errors import InputFileError
 from assistant.store.cross_index import EXACT_LIMIT, TRAIN_PER_LIST, nlist_for, nprobe_for
 from assistant.store.index import one_thread
 from assistant.understanding.facets import BY_NAME, GLANCE_QUESTIONS, facet_of
 
 PQ_BYTES = 48  # sub-quantisers of 8 bits: 8 of the 384 dimensions each
+MIN_QUANTISED = 256  # rows to train IVF-PQ's 256 codes a sub-quantiser on (a smaller last shard stays exact)
+SHARD_ROWS = 2_000_000  # sentences a shard (about 4,000 policies): 2.9 GiB of vectors at most in memory to build one
 MAX_TRAIN = 65_536
 Encode = Callable[[str], np.ndarray]  # the retriever's L2-normalised vector of a text
 
@@ -46,9 +50,26 @@ class CorpusMatch:
 
 @dataclass(frozen=True)
 class CorpusIndex:
-    index: faiss.Index
-    rows: pd.DataFrame  # doc_id, ordinal: row i of the index
-    kind: str  # "flat" or "ivfpq<nlist>,nprobe=<n>"
+    """The corpus's sentences in shards of at most `SHARD_ROWS`, searched together."""
+
+    shards: list[faiss.Index]
+    rows: pd.DataFrame  # doc_id, ordinal: row i across the shards in order
+    kind: str  # "flat" or "ivfpq<nlist>,nprobe=<n>", and the number of shards
+
+    @property
+    def size(self) -> int:
+        return sum(int(shard.ntotal) for shard in self.shards)
+
+    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The k best (row, cosine) pairs over every shard, best first."""
+        hits = []
+        offset = 0
+        with one_thread():
+            for shard in self.shards:
+                scores, rows = shard.search(query.reshape(1, -1).astype(np.float32), min(k, int(shard.ntotal)))
+                hits += [(int(r) + offset, float(s)) for r, s in zip(rows[0], scores[0], strict=True) if r >= 0]
+                offset += int(shard.ntotal)
+        return sorted(hits, key=lambda hit: -hit[1])[:k]
 
 
 def build_index(vectors: np.ndarray, exact_limit: int = EXACT_LIMIT, seed: int = 0) -> faiss.Index:
@@ -78,27 +99,42 @@ def index_kind(index: faiss.Index) -> str:
     return f"ivfpq{ivf.nlist},nprobe={ivf.nprobe}"
 
 
-def corpus_index(corpus: Path, exact_limit: int = EXACT_LIMIT) -> CorpusIndex:
-    """The corpus's sentence index, built on first use and saved under DIR/index/ for the parts it covers."""
+def corpus_index(corpus: Path, exact_limit: int = EXACT_LIMIT, shard_rows: int = SHARD_ROWS) -> CorpusIndex:
+    """The corpus's sentence index, built on first use from the sentences' parts, one part at a time (at most a shard
+    of vectors in memory), and saved under DIR/index/ for the parts it covers. Exact when the corpus has at most
+    `exact_limit` sentences, else IVF-PQ in every shard."""
     parts = sorted(committed_parts(corpus))
-    key = hashlib.sha256(("\n".join(parts) + f"\n{exact_limit}").encode()).hexdigest()[:16]
+    key = hashlib.sha256(("\n".join(parts) + f"\n{exact_limit} {shard_rows}").encode()).hexdigest()[:16]
     folder = corpus / "index"
-    index_path, rows_path = folder / f"{key}.faiss", folder / f"{key}.rows.parquet"
-    if index_path.is_file() and rows_path.is_file():
-        index = faiss.read_index(str(index_path))
-        return CorpusIndex(index, pd.read_parquet(rows_path), index_kind(index))
-    sentences = read_table(corpus, "sentences", columns=["doc_id", "ordinal", "vector"])
-    if sentences is None:
+    rows_path = folder / f"{key}.rows.parquet"
+    if rows_path.is_file():
+        shards = [faiss.read_index(str(path)) for path in sorted(folder.glob(f"{key}.*.faiss"))]
+        return CorpusIndex(shards, pd.read_parquet(rows_path), _kind(shards))
+    rows = read_table(corpus, "sentences", columns=["doc_id", "ordinal"])
+    if rows is None:
         raise InputFileError(f"{corpus}: the corpus has no stored sentences to search.")
-    vectors = np.asarray(sentences.column("vector").combine_chunks().flatten()).reshape(sentences.num_rows, -1)
-    index = build_index(vectors, exact_limit)
-    rows = sentences.select(["doc_id", "ordinal"]).to_pandas()
+    limit = rows.num_rows if rows.num_rows <= exact_limit else 0  # every shard exact, or every shard IVF-PQ
+    shards, pending = [], np.empty((0, 0), dtype=np.float32)
+    for part in iter_parts(corpus, "sentences", columns=["vector"]):
+        vectors = np.asarray(part.column("vector").combine_chunks().flatten()).reshape(part.num_rows, -1)
+        pending = np.concatenate([pending, vectors]) if len(pending) else vectors
+        while len(pending) >= shard_rows:
+            shards.append(build_index(pending[:shard_rows], limit))
+            pending = pending[shard_rows:]
+    if len(pending):  # the last shard: exact when too small to train a quantiser on
+        shards.append(build_index(pending, limit if len(pending) >= MIN_QUANTISED else len(pending)))
     folder.mkdir(exist_ok=True)
     for stale in folder.iterdir():
         stale.unlink()
-    faiss.write_index(index, str(index_path))
-    rows.to_parquet(rows_path, index=False)
-    return CorpusIndex(index, rows, index_kind(index))
+    for number, shard in enumerate(shards):
+        faiss.write_index(shard, str(folder / f"{key}.{number:04d}.faiss"))
+    frame = rows.to_pandas()
+    frame.to_parquet(rows_path, index=False)
+    return CorpusIndex(shards, frame, _kind(shards))
+
+
+def _kind(shards: list[faiss.Index]) -> str:
+    return f"{index_kind(shards[0])} × {len(shards)} shard{'s' * (len(shards) > 1)}"
 
 
 def search(corpus: Path, encode: Encode, text: str, top: int = 10, facet: str | None = None) -> list[CorpusMatch]:
@@ -106,10 +142,7 @@ def search(corpus: Path, encode: Encode, text: str, top: int = 10, facet: str | 
     if facet is not None and facet not in BY_NAME:
         raise InputFileError(f"Unknown facet {facet!r}; choose one of: {', '.join(GLANCE_QUESTIONS)}.")
     found = corpus_index(corpus)
-    wanted = top if facet is None else top * 20
-    with one_thread():
-        scores, rows = found.index.search(encode(text).reshape(1, -1).astype(np.float32), min(wanted, found.index.ntotal))
-    hits = [(int(r), float(s)) for r, s in zip(rows[0], scores[0], strict=True) if r >= 0]
+    hits = found.search(encode(text), top if facet is None else top * 20)
     keys = found.rows.iloc[[r for r, _ in hits]]
     texts = _sentences(corpus, set(keys["doc_id"]))
     documents = read_table(corpus, "documents", columns=["doc_id", "service", "date"]).to_pandas().set_index("doc_id")

@@ -13,6 +13,7 @@ its documents are done again."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
@@ -73,11 +74,16 @@ def finished_ids(out: Path) -> set[str]:
     return set(table.column("doc_id").to_pylist()) if table is not None else set()
 
 
-def read_table(out: Path, table: str, columns: list[str] | None = None) -> pa.Table | None:
-    """One table of the corpus, every committed part in part-name order; None when it has none."""
+def iter_parts(out: Path, table: str, columns: list[str] | None = None) -> Iterator[pa.Table]:
+    """The committed parts of one table with rows, in part-name order, one at a time."""
     committed = committed_parts(out)
     paths = sorted(p for p in (out / table).glob("*.parquet") if p.stem in committed) if (out / table).is_dir() else []
-    tables = [pq.read_table(p, columns=columns) for p in paths if pq.read_metadata(p).num_rows]
-    if not tables:
-        return None
-    return pa.concat_tables(tables, promote_options="permissive")
+    for path in paths:
+        if pq.read_metadata(path).num_rows:
+            yield pq.read_table(path, columns=columns)
+
+
+def read_table(out: Path, table: str, columns: list[str] | None = None) -> pa.Table | None:
+    """One table of the corpus, every committed part in part-name order; None when it has none."""
+    tables = list(iter_parts(out, table, columns))
+    return pa.concat_tables(tables, promote_options="permissive") if tables else None

@@ -199,8 +199,10 @@ def test_search_finds_the_retention_sentence_exactly_and_with_ivf_pq(run, retrie
         row = sentences[(sentences["doc_id"] == match.doc_id) & (sentences["ordinal"] == match.sentence_id)]
         assert row["text"].item() == match.text
     assert all("cookie" in m.text.lower() for m in search(out, encode, "tracking technologies", 5, facet="cookies_tracking"))
-    quantised = corpus_index(out, exact_limit=100)
-    assert quantised.kind.startswith("ivfpq") and quantised.index.ntotal == len(sentences)
+    quantised = corpus_index(out, exact_limit=100, shard_rows=300)
+    assert quantised.kind.startswith("ivfpq") and quantised.size == len(sentences) and len(quantised.shards) > 1
+    best = quantised.search(encode("how long do you keep my content"), 1)[0][0]
+    assert quantised.rows.iloc[best]["ordinal"] == matches[0].sentence_id  # the same sentence across shards
 
 
 def test_ask_answers_each_service_from_its_profile_or_its_closest_sentence(run, retriever):
