@@ -37,7 +37,7 @@ def _policies_table(report: CorpusReport) -> pd.DataFrame:
     keep = ["service", "date", "source", "sentences", "words", "reading_grade", "language", "kept_ratio"]
     for facet in GLANCE_QUESTIONS:
         keep += [f"{facet}.verdict", f"{facet}.quote", f"{facet}.sentence"]
-    return report.policies[[c for c in keep if c in report.policies.columns]].sort_values(["service", "date"])
+    return report.stored[[c for c in keep if c in report.stored.columns]].sort_values(["service", "date"])
 
 
 def _img(png: bytes | None, alt: str) -> str:
@@ -51,7 +51,7 @@ def _pct(value: float) -> str:
 
 
 def _page(report: CorpusReport, title: str) -> str:
-    policies = report.policies
+    policies = report.stored
     services = policies["service"].nunique()
     counts = ", ".join(f"{n} {status}" for status, n in sorted(report.counts.items()))
     parts = [f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>",

@@ -15,7 +15,6 @@ from assistant.corpus.report import (
     VERDICTS,
     CorpusReport,
     latest_versions,
-    snapshot_dates,
 )
 from assistant.understanding.facets import GLANCE_QUESTIONS
 
@@ -48,10 +47,10 @@ def verdict_bars(report: CorpusReport) -> bytes:
 
 def length_and_grade(report: CorpusReport) -> bytes:
     figure, (words, grade) = plt.subplots(1, 2, figsize=(9, 3))
-    words.hist(report.policies["words"].dropna(), bins=30, color="#4263eb")
+    words.hist(report.stored["words"].dropna(), bins=30, color="#4263eb")
     words.set_xlabel("words in the policy")
     words.set_ylabel("policies")
-    grade.hist(report.policies["reading_grade"].dropna(), bins=30, color="#7048e8")
+    grade.hist(report.stored["reading_grade"].dropna(), bins=30, color="#7048e8")
     grade.set_xlabel("reading level (Flesch–Kincaid grade)")
     figure.suptitle("How long and how hard to read", fontsize=10)
     return _png(figure)
@@ -80,7 +79,7 @@ def trends(report: CorpusReport, facets: list[str]) -> bytes:
 
 
 def length_over_time(report: CorpusReport) -> bytes | None:
-    dates = snapshot_dates(report.policies)
+    dates = sorted(report.trends["date"].unique())
     if not dates:
         return None
     medians = [latest_versions(report.policies, on=d)["words"].median() for d in dates]

@@ -50,11 +50,16 @@ def newcombe(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float, float]:
 class CorpusReport:
     """The report's tables (what index.html shows and the CSV files hold)."""
 
-    policies: pd.DataFrame  # one row per stored document: its documents row and its profile
+    policies: pd.DataFrame  # one row per document: its documents row and (when stored) its profile
     counts: dict[str, int]  # documents by status
     facets: pd.DataFrame  # facet, verdict, k, n, share, low, high (each service's latest version)
     trends: pd.DataFrame  # facet, date, k, n, share, low, high: "yes" or "only in some cases", in force at date
     changes: pd.DataFrame  # facet, first, last, change, low, high, n_first, n_last
+
+    @property
+    def stored(self) -> pd.DataFrame:
+        """The documents stored as policies (not refused, no error)."""
+        return self.policies[self.policies["status"] == OK]
 
 
 def load_policies(corpus: Path) -> tuple[pd.DataFrame, dict[str, int]]:
@@ -64,19 +69,21 @@ def load_policies(corpus: Path) -> tuple[pd.DataFrame, dict[str, int]]:
     documents = documents.to_pandas()
     counts = documents["status"].value_counts().to_dict()
     profiles = read_table(corpus, "profiles")
-    stored = documents[documents["status"] == OK]
-    if profiles is None or stored.empty:
-        return stored.assign(**{f"{f}.verdict": pd.Series(dtype=str) for f in GLANCE_QUESTIONS}), counts
+    if profiles is None:
+        return documents.assign(**{f"{f}.verdict": pd.Series(dtype=str) for f in GLANCE_QUESTIONS}), counts
     profiles = profiles.to_pandas().drop(columns=["service", "date"])
-    return stored.merge(profiles, on="doc_id", how="inner"), counts
+    return documents.merge(profiles, on="doc_id", how="left"), counts
 
 
 def latest_versions(policies: pd.DataFrame, on: str | None = None) -> pd.DataFrame:
-    """Each service's latest version (dated on or before `on`, when given; undated versions count as latest)."""
+    """Each service's latest version (dated on or before `on`, when given; undated versions count as latest), where
+    that version was stored: a service whose version in force could not be read (refused, an error) is left out,
+    not answered from an older one."""
     dated = policies.assign(_order=policies["date"].fillna("9999-12-31"))
     if on is not None:
         dated = dated[dated["date"].notna() & (dated["date"] <= on)]
-    return dated.sort_values(["service", "_order"]).groupby("service", sort=False).tail(1).drop(columns="_order")
+    latest = dated.sort_values(["service", "_order"]).groupby("service", sort=False).tail(1).drop(columns="_order")
+    return latest[latest["status"] == OK]
 
 
 def facet_shares(policies: pd.DataFrame) -> pd.DataFrame:

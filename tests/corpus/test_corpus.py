@@ -168,7 +168,7 @@ def test_the_report_shares_trends_and_page(run, tmp_path):
     out, _ = run
     report = build_report(out, dates=["2025-07-01", "2026-01-01"])
     assert report.counts == {OK: 5, REFUSED: 1, ERROR: 2}
-    assert report.policies["service"].nunique() == 4 and len(report.policies) == 5
+    assert report.stored["service"].nunique() == 4 and len(report.stored) == 5 and len(report.policies) == 8
     sale = report.facets[report.facets["facet"] == "sale"]
     assert sale["n"].tolist() == [4] * 4 and sale["k"].sum() == 4  # each service once, by its latest version
     assert set(report.trends["date"]) == {"2025-07-01", "2026-01-01"}

@@ -90,7 +90,7 @@ def report(
     dates = _dates(at) if at else None
     built = build_report(corpus, dates)
     page = write_report(built, out or corpus / "report", title or f"Corpus report: {corpus.resolve().name}")
-    console.print(f"{len(built.policies)} policies of {built.policies['service'].nunique()} services; "
+    console.print(f"{len(built.stored)} policies of {built.stored['service'].nunique()} services; "
                   f"report: {page}", markup=False)
     for row in built.changes.head(5).itertuples():
         console.print(f"  {row.facet}: {row.first:.0%} → {row.last:.0%} ({row.change:+.0%}, 95 % interval "
