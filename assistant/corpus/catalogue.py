@@ -2,8 +2,8 @@
 
 Search: the retriever's vector of the text against every sentence of the corpus, in one FAISS index built on first
 use and kept beside the tables (DIR/index/, keyed by the committed parts: a new run's parts make a new one). Exact
-while the corpus has at most `EXACT_LIMIT` sentences (the store's cross-policy index's measured limit), else an
-inverted file with product-quantised vectors (IVF-PQ: 48 bytes a sentence instead of 1,536). The index is sharded
+while the corpus has at most `EXACT_LIMIT` sentences, else an inverted file with product-quantised vectors (IVF-PQ:
+96 bytes a sentence instead of 1,536). The index is sharded
 (`SHARD_ROWS` sentences a shard, built one after another from the parts): memory to build it stays bounded however
 large the corpus, and the shards are searched together.
 
@@ -26,11 +26,15 @@ import pandas as pd
 from assistant.corpus.report import latest_versions, load_policies, wilson
 from assistant.corpus.tables import committed_parts, iter_parts, read_table
 from assistant.foundation.errors import InputFileError
-from assistant.store.cross_index import EXACT_LIMIT, TRAIN_PER_LIST, nlist_for, nprobe_for
+from assistant.store.cross_index import TRAIN_PER_LIST, nlist_for, nprobe_for
 from assistant.store.index import one_thread
 from assistant.understanding.facets import BY_NAME, GLANCE_QUESTIONS, facet_of
 
-PQ_BYTES = 48  # sub-quantisers of 8 bits: 8 of the 384 dimensions each
+# Measured on the longitudinal corpus (93,834 sentences; scripts/bench_corpus_index.py, docs/benchmarks.md): exact
+# search took 8 ms a query, so 2,000,000 sentences take about 170 ms, and 3 GiB; IVF-PQ's recall@10 against exact was
+# 0.75 with 48-byte codes and 0.87 with 96, at nprobe 32 (more lists searched did not raise it: the codes limit it).
+PQ_BYTES = 96  # sub-quantisers of 8 bits: 4 of the 384 dimensions each
+EXACT_LIMIT = 2_000_000  # sentences (about 10,000 policies): exact search up to here, IVF-PQ beyond
 MIN_QUANTISED = 256  # rows to train IVF-PQ's 256 codes a sub-quantiser on (a smaller last shard stays exact)
 SHARD_ROWS = 2_000_000  # sentences a shard (about 4,000 policies): 2.9 GiB of vectors at most in memory to build one
 MAX_TRAIN = 65_536
