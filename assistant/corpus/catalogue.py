@@ -32,7 +32,7 @@ from assistant.understanding.facets import BY_NAME, GLANCE_QUESTIONS, facet_of
 
 # Measured on the longitudinal corpus (93,834 sentences; scripts/bench_corpus_index.py, docs/benchmarks.md): exact
 # search took 8 ms a query, so 2,000,000 sentences take about 170 ms, and 3 GiB; IVF-PQ's recall@10 against exact was
-# 0.75 with 48-byte codes and 0.87 with 96, at nprobe 32 (more lists searched did not raise it: the codes limit it).
+# 0.73 with 48-byte codes and 0.84 with 96, at nprobe 32 (searching 128 lists did not raise it: the codes limit it).
 PQ_BYTES = 96  # sub-quantisers of 8 bits: 4 of the 384 dimensions each
 EXACT_LIMIT = 2_000_000  # sentences (about 10,000 policies): exact search up to here, IVF-PQ beyond
 MIN_QUANTISED = 256  # rows to train IVF-PQ's 256 codes a sub-quantiser on (a smaller last shard stays exact)
