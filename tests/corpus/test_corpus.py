@@ -253,3 +253,26 @@ def test_the_server_answers_from_a_corpus_without_an_ingest(run, assistant):
     with running(create_app(assistant, load_models=False)) as base:
         refused = httpx.post(f"{base}/corpus/ask", json={"question": "Do they sell my data?"}, timeout=60)
     assert refused.status_code == 404 and "--corpus" in refused.json()["error"]
+
+
+def test_the_report_page_opens_in_a_browser_with_its_plots(run, tmp_path, request):
+    from tests.chat.test_webchat import CHROMIUM, CHROMIUM_ARGS
+
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    out, _ = run
+    page_path = write_report(build_report(out, dates=["2025-07-01", "2026-01-01"]), tmp_path / "report", "Corpus")
+    browser = request.getfixturevalue("playwright_driver").chromium.launch(
+        executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+    try:
+        page = browser.new_page()
+        page.goto(page_path.as_uri())
+        sizes = page.eval_on_selector_all("img", "images => images.map(i => [i.complete, i.naturalWidth])")
+        assert len(sizes) >= 4 and all(done and width > 300 for done, width in sizes), sizes
+        assert page.locator("table").first.locator("tr").count() == 17  # a header and the sixteen questions
+        assert "Do they sell my personal information?" in page.inner_text("body")
+    finally:
+        browser.close()
