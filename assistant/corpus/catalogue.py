@@ -16,7 +16,7 @@ import hashlib
 import math
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import faiss
@@ -176,6 +176,8 @@ class CorpusAnswer:
     headline: str
     quote: str | None
     sentence_id: int | None
+    # the other sentences the headline cites ("It also says the opposite in sentence 35"), verbatim: (number, text)
+    also: tuple[tuple[int, str], ...] = ()
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -231,8 +233,22 @@ def ask(corpus: Path, question: str, encode: Encode) -> CorpusAnswers:
         answers = [CorpusAnswer(row["service"], _text(row["date"]), row[f"{name}.verdict"], row[f"{name}.headline"],
                                 _text(row[f"{name}.quote"]), _int(row[f"{name}.sentence"]))
                    for _, row in latest.iterrows()]
-        return CorpusAnswers(question, name, answers)
+        return CorpusAnswers(question, name, _with_cited(corpus, answers, latest))
     return CorpusAnswers(question, None, _closest(corpus, latest, encode(question)))
+
+
+_CITED = re.compile(r"\bsentences? (\d+)")
+
+
+def _with_cited(corpus: Path, answers: list[CorpusAnswer], latest: pd.DataFrame) -> list[CorpusAnswer]:
+    """Each answer with the other sentences its headline cites, so that every sentence it names is shown."""
+    doc_ids = dict(zip(latest["service"], latest["doc_id"], strict=True))
+    wanted = {a.service: [int(n) for n in _CITED.findall(a.headline) if int(n) != a.sentence_id] for a in answers}
+    if not any(wanted.values()):
+        return answers
+    texts = _sentences(corpus, {doc_ids[service] for service, numbers in wanted.items() if numbers})
+    return [replace(a, also=tuple((n, texts[(doc_ids[a.service], n)]["text"]) for n in dict.fromkeys(wanted[a.service])
+                                  if (doc_ids[a.service], n) in texts)) for a in answers]
 
 
 def _closest(corpus: Path, latest: pd.DataFrame, query: np.ndarray) -> list[CorpusAnswer]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -216,6 +217,8 @@ def test_ask_answers_each_service_from_its_profile_or_its_closest_sentence(run, 
     texts = set(table(out, "sentences")["text"])
     for answer in answers.answers:
         assert answer.quote is None or answer.quote in texts
+        cited = {int(n) for n in re.findall(r"sentences? (\d+)", answer.headline)}  # every cited sentence is shown
+        assert cited <= {answer.sentence_id} | {n for n, text in answer.also if text in texts}, answer
     assert sum(row["policies"] for row in answers.summary()) == 4
     other = ask(out, "Where is the company's office?", encode)
     assert other.facet is None and len(other.answers) == 4 and all(a.quote in texts for a in other.answers)

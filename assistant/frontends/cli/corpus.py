@@ -152,6 +152,8 @@ def ask(
         if answer.quote:
             console.print(f"  \u201c{answer.quote}\u201d (sentence {answer.sentence_id})", markup=False,
                           soft_wrap=True)
+        for number, text in answer.also:
+            console.print(f"  \u201c{text}\u201d (sentence {number})", markup=False, soft_wrap=True)
 
 
 def _dates(text: str) -> list[str]:
