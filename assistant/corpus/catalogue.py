@@ -26,7 +26,7 @@ import pandas as pd
 from assistant.corpus.report import latest_versions, load_policies, wilson
 from assistant.corpus.tables import committed_parts, iter_parts, read_table
 from assistant.foundation.errors import InputFileError
-from assistant.store.cross_index import TRAIN_PER_LIST, nlist_for, nprobe_for
+from assistant.store.cross_index import TRAIN_PER_LIST, build_faiss_index
 from assistant.store.index import one_thread
 from assistant.understanding.facets import BY_NAME, GLANCE_QUESTIONS, facet_of
 
@@ -78,22 +78,11 @@ class CorpusIndex:
 
 def build_index(vectors: np.ndarray, exact_limit: int = EXACT_LIMIT, seed: int = 0) -> faiss.Index:
     """Flat inner product up to `exact_limit` rows, else IVF-PQ trained on a seeded sample."""
-    vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-    rows, dimension = vectors.shape
-    if rows <= exact_limit:
-        index = faiss.IndexFlatIP(dimension)
-        index.add(vectors)
-        return index
-    nlist = nlist_for(rows)
-    index = faiss.IndexIVFPQ(faiss.IndexFlatIP(dimension), dimension, nlist, PQ_BYTES, 8,
-                             faiss.METRIC_INNER_PRODUCT)
-    sample = min(rows, max(nlist * TRAIN_PER_LIST, 256 * 40), MAX_TRAIN)
-    chosen = np.sort(np.random.default_rng(seed).choice(rows, size=sample, replace=False))
-    index.cp.seed = seed
-    index.train(vectors[chosen])
-    index.add(vectors)
-    index.nprobe = nprobe_for(nlist)
-    return index
+    return build_faiss_index(vectors, exact_limit, seed, _ivf_pq, min_train=256 * TRAIN_PER_LIST, max_train=MAX_TRAIN)
+
+
+def _ivf_pq(dimension: int, nlist: int) -> faiss.Index:
+    return faiss.IndexIVFPQ(faiss.IndexFlatIP(dimension), dimension, nlist, PQ_BYTES, 8, faiss.METRIC_INNER_PRODUCT)
 
 
 def index_kind(index: faiss.Index) -> str:

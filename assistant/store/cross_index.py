@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import faiss
@@ -36,9 +36,17 @@ def nprobe_for(nlist: int) -> int:
     return min(nlist, max(32, nlist // 32))
 
 
-def build_faiss_index(vectors: np.ndarray, exact_limit: int = EXACT_LIMIT, seed: int = 0) -> faiss.Index:
-    """A flat inner-product index while `vectors` has at most `exact_limit` rows, else an IVF-flat one
-    trained on a seeded sample (deterministic for the same vectors)."""
+def ivf_flat(dimension: int, nlist: int) -> faiss.Index:
+    """An untrained inverted file of flat vectors (inner product)."""
+    return faiss.IndexIVFFlat(faiss.IndexFlatIP(dimension), dimension, nlist, faiss.METRIC_INNER_PRODUCT)
+
+
+def build_faiss_index(vectors: np.ndarray, exact_limit: int = EXACT_LIMIT, seed: int = 0,
+                      inverted: Callable[[int, int], faiss.Index] = ivf_flat, min_train: int = 1,
+                      max_train: int = MAX_TRAIN) -> faiss.Index:
+    """A flat inner-product index while `vectors` has at most `exact_limit` rows, else the inverted file
+    `inverted(dimension, nlist)` makes (IVF-flat by default), trained on a seeded sample of at least `min_train` and
+    at most `max_train` rows (deterministic for the same vectors)."""
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     rows, dimension = vectors.shape
     if rows <= exact_limit:
@@ -46,9 +54,8 @@ def build_faiss_index(vectors: np.ndarray, exact_limit: int = EXACT_LIMIT, seed:
         index.add(vectors)
         return index
     nlist = nlist_for(rows)
-    quantizer = faiss.IndexFlatIP(dimension)
-    index = faiss.IndexIVFFlat(quantizer, dimension, nlist, faiss.METRIC_INNER_PRODUCT)
-    sample = min(rows, max(nlist * TRAIN_PER_LIST, 1), MAX_TRAIN)
+    index = inverted(dimension, nlist)
+    sample = min(rows, max(nlist * TRAIN_PER_LIST, min_train), max_train)
     chosen = np.sort(np.random.default_rng(seed).choice(rows, size=sample, replace=False))
     index.cp.seed = seed
     index.train(vectors[chosen])
