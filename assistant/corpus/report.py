@@ -97,10 +97,11 @@ def facet_shares(policies: pd.DataFrame) -> pd.DataFrame:
 
 
 def snapshot_dates(policies: pd.DataFrame) -> list[str]:
-    """1 July of every year from the first year with two or more dated services to the last year with data."""
+    """1 July of every year from the first year with two or more dated services to the last year with data; none
+    when no service has two dated versions (a corpus of current policies dated by their last change)."""
     dates = policies["date"].dropna()
-    if dates.empty:
-        return []
+    if dates.empty or policies.dropna(subset=["date"]).groupby("service").size().max() < 2:
+        return []  # no service has two dated versions: dates say when each policy changed, not how policies change
     first_years = policies.dropna(subset=["date"]).groupby("service")["date"].min().str[:4].astype(int)
     start = int(first_years.sort_values().iloc[min(1, len(first_years) - 1)])
     return [f"{year}-07-01" for year in range(start, int(dates.max()[:4]) + 1)]

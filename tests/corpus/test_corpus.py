@@ -21,7 +21,7 @@ import pytest
 from assistant.corpus.catalogue import ask, corpus_index, search
 from assistant.corpus.page import write_report
 from assistant.corpus.pipeline import run_corpus
-from assistant.corpus.report import build_report, latest_versions, newcombe, trend_shares, wilson
+from assistant.corpus.report import build_report, latest_versions, newcombe, snapshot_dates, trend_shares, wilson
 from assistant.corpus.sources import read_sources
 from assistant.corpus.tables import ERROR, OK, REFUSED, read_table
 from tests.support.paths import EXAMPLES, FIREFOX_DECEMBER, FIREFOX_JUNE, ROOT
@@ -177,6 +177,9 @@ def test_the_report_shares_trends_and_page(run, tmp_path):
     in_force = latest_versions(report.policies, on="2025-07-01")
     assert in_force["date"].tolist() == ["2025-06-15"]  # the June version, not December's
     assert trend_shares(report.policies, ["2020-01-01"]).empty  # nothing in force yet
+    assert snapshot_dates(report.policies) == ["2025-07-01"]
+    one_version_each = report.policies[report.policies["date"] != "2025-06-15"]
+    assert snapshot_dates(one_version_each) == []  # dated by their last change only: no trend to draw
     page = write_report(report, tmp_path / "report", "Test <corpus>")
     html = page.read_text()
     assert "<title>Test &lt;corpus&gt;</title>" in html and html.count("data:image/png;base64,") >= 3
