@@ -3,8 +3,8 @@ serve, export, corpus, eval, train.
 
 One module per group: `policies` (the store), `questions` (reading stored policies), `serve`, `corpus`
 (`assistant corpus`: many policies at once), `evaluate` (`assistant eval`), `train` (`assistant train`); `common`
-holds what they share. Each command imports the engine or the model it needs inside its function, for start-up speed: torch and the models take seconds to
-import, and `--help` or a bad argument must answer at once. `ask`, `label` and `policies` first ask
+holds what they share. Each command imports the engine or the model it needs inside its function, for start-up
+speed: torch and the models take seconds to import, and `--help` or a bad argument must answer at once. `ask`, `label` and `policies` first ask
 `assistant serve` when it runs on the same store (`frontends/client.py`): the same output, without loading a
 model.
 """
