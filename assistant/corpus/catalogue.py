@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 import faiss
@@ -98,6 +99,17 @@ def corpus_index(corpus: Path, exact_limit: int = EXACT_LIMIT, shard_rows: int =
     `exact_limit` sentences, else IVF-PQ in every shard."""
     parts = sorted(committed_parts(corpus))
     key = hashlib.sha256(("\n".join(parts) + f"\n{exact_limit} {shard_rows}").encode()).hexdigest()[:16]
+    loaded = _LOADED.get((corpus.resolve(), key))
+    if loaded is None:
+        loaded = _LOADED[(corpus.resolve(), key)] = _load_or_build(corpus, key, exact_limit, shard_rows)
+    return loaded
+
+
+# Indexes this process has loaded, by corpus and key: a server answers every request from memory, not from disk.
+_LOADED: dict[tuple[Path, str], CorpusIndex] = {}
+
+
+def _load_or_build(corpus: Path, key: str, exact_limit: int, shard_rows: int) -> CorpusIndex:
     folder = corpus / "index"
     rows_path = folder / f"{key}.rows.parquet"
     if rows_path.is_file():
@@ -151,10 +163,16 @@ def search(corpus: Path, encode: Encode, text: str, top: int = 10, facet: str | 
 
 
 def _sentences(corpus: Path, doc_ids: set[str]) -> dict[tuple[str, int], dict]:
-    table = read_table(corpus, "sentences", columns=["doc_id", "ordinal", "text", "section"])
-    frame = table.to_pandas()
+    frame = _sentence_texts(corpus.resolve(), tuple(sorted(committed_parts(corpus))))
     frame = frame[frame["doc_id"].isin(doc_ids)]
     return {(row.doc_id, int(row.ordinal)): {"text": row.text, "section": row.section} for row in frame.itertuples()}
+
+
+@lru_cache(maxsize=2)
+def _sentence_texts(corpus: Path, parts: tuple[str, ...]) -> pd.DataFrame:
+    """The corpus's sentences without their vectors, read once per set of committed parts (a server's requests)."""
+    del parts  # the cache key: a run that adds parts is read again
+    return read_table(corpus, "sentences", columns=["doc_id", "ordinal", "text", "section"]).to_pandas()
 
 
 @dataclass(frozen=True)
@@ -241,18 +259,16 @@ def _with_cited(corpus: Path, answers: list[CorpusAnswer], latest: pd.DataFrame)
 
 
 def _closest(corpus: Path, latest: pd.DataFrame, query: np.ndarray) -> list[CorpusAnswer]:
-    table = read_table(corpus, "sentences", columns=["doc_id", "ordinal", "text", "vector"])
-    frame = table.to_pandas()
-    answers = []
-    for _, policy in latest.iterrows():
-        own = frame[frame["doc_id"] == policy["doc_id"]]
-        if own.empty:
-            continue
-        best = int(np.argmax(np.stack(own["vector"].to_numpy()) @ query))
-        row = own.iloc[best]
-        answers.append(CorpusAnswer(policy["service"], _text(policy["date"]), None, "its closest sentence", row["text"],
-                                    int(row["ordinal"])))
-    return answers
+    """Each policy's sentence closest to the query: one product over the corpus's vectors, the best per policy."""
+    frame = read_table(corpus, "sentences", columns=["doc_id", "ordinal", "text", "vector"]).to_pandas()
+    frame = frame[frame["doc_id"].isin(set(latest["doc_id"]))]
+    if frame.empty:
+        return []
+    frame = frame.assign(score=np.stack(frame["vector"].to_numpy()) @ query)
+    best = frame.loc[frame.groupby("doc_id")["score"].idxmax()].set_index("doc_id")
+    return [CorpusAnswer(policy["service"], _text(policy["date"]), None, "its closest sentence",
+                         best.loc[policy["doc_id"], "text"], int(best.loc[policy["doc_id"], "ordinal"]))
+            for _, policy in latest.iterrows() if policy["doc_id"] in best.index]
 
 
 def _text(value: object) -> str | None:

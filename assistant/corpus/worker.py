@@ -12,6 +12,7 @@ import json
 import re
 import shutil
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -52,17 +53,26 @@ class CorpusWorker:
         self.scratch = Path(tempfile.mkdtemp(prefix="assistant-corpus-"))
         self.assistant = Assistant(dataclasses.replace(Settings.from_env(), home=self.scratch))
         self.assistant.load_models()
+        self._threads = threading.local()
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, list]:
         """Process a batch (columns of `CorpusDocument` fields), write its parts, return one summary row each."""
         documents = [CorpusDocument(*values) for values in zip(batch["doc_id"], batch["source"], batch["service"],
                                                                batch["date"], strict=True)]
         documents = [dataclasses.replace(d, date=d.date or None) for d in documents]
-        engine = self.assistant.twin()  # the models shared; its own store connection, in the thread Ray calls from
+        engine = self._engine()
         results = [process(engine, document) for document in documents]
         write_batch(self.out, documents, results)
         return {"doc_id": [r.document["doc_id"] for r in results], "status": [r.document["status"] for r in results],
                 "sentences": [r.document["sentences"] for r in results]}
+
+    def _engine(self) -> Assistant:
+        """The engine of the thread Ray calls from: a twin (the models shared, its own store connection, which
+        SQLite ties to its thread), made once per thread, so the profile's fixed questions are embedded once."""
+        engine = getattr(self._threads, "engine", None)
+        if engine is None:
+            engine = self._threads.engine = self.assistant.twin()
+        return engine
 
     def __del__(self) -> None:
         shutil.rmtree(getattr(self, "scratch", ""), ignore_errors=True)
