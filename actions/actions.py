@@ -17,7 +17,7 @@ from rasa_sdk.executor import CollectingDispatcher
 from actions import formatting
 from actions.formatting import Style
 from actions.policy_names import mentioned, normalize, question_beyond_name, resolve
-from actions.runtime import run_engine
+from actions.runtime import run_engine, served_corpus
 from assistant.foundation.errors import AssistantError, InvalidQuestionError
 from assistant.foundation.settings import MAX_QUESTION_CHARS
 
@@ -79,6 +79,40 @@ def _question_for_each_policy(assistant: Any, text: str) -> str | None:
     return assistant.question_for_each_policy(text)
 
 
+def _corpus_named(assistant: Any, question: str) -> list[str]:
+    """The served corpus's services the question names; none without a corpus."""
+    corpus = served_corpus()
+    if corpus is None:
+        return []
+    from assistant.corpus.catalogue import named_in  # lazy: pandas and FAISS, for a corpus only
+
+    return named_in(corpus, question)
+
+
+def _ask_corpus(assistant: Any, question: str) -> dict:
+    """The question asked of the served corpus (the services it names, else all of them), as JSON-ready data; a
+    question no profile answers, asked of many services, gets the corpus's closest passages instead."""
+    from assistant.corpus.catalogue import ask, search  # lazy: as above
+    from assistant.understanding.facets import GLANCE_QUESTIONS
+
+    corpus = served_corpus()
+    answers = ask(corpus, question, _encode(assistant))
+    result = {"question": question, "facet": answers.facet, "summary": answers.summary(),
+              "asked": GLANCE_QUESTIONS.get(answers.facet or ""),
+              "answers": [a.to_dict() for a in answers.answers], "passages": []}
+    if answers.facet is None and len(answers.answers) > MAX_CORPUS_DETAIL:
+        result["answers"] = []
+        result["passages"] = [vars(m) for m in search(corpus, _encode(assistant), question, top=TOP_K)]
+    return result
+
+
+def _encode(assistant: Any) -> Any:
+    return lambda text: assistant.retriever.encode([text])[0]
+
+
+MAX_CORPUS_DETAIL = 3  # services answered one by one; more get the counts per verdict
+
+
 # -- helpers -------------------------------------------------------------------------------------
 
 def _style(tracker: Tracker) -> Style:
@@ -136,6 +170,13 @@ async def answer(dispatcher: CollectingDispatcher, style: Style, question: str, 
         SlotSet("last_answer", json.dumps(result, ensure_ascii=False)),
         SlotSet("pending_question", None),
     ]
+
+
+async def answer_from_corpus(dispatcher: CollectingDispatcher, style: Style, question: str) -> list[EventType]:
+    """The question answered from the served corpus's stored profiles and sentences, without an ingest."""
+    result = await run_engine(_ask_corpus, question)
+    dispatcher.utter_message(text=formatting.format_corpus(result, style))
+    return [SlotSet("pending_question", None)]
 
 
 def _wordless_reply(text: str) -> str | None:
@@ -247,6 +288,12 @@ class ActionChoosePolicy(EngineAction):
         text = tracker.latest_message.get("text") or ""
         if not matches and not text.startswith("/"):
             matches = resolve(text, names)
+        in_corpus = [] if matches or text.startswith("/") else await run_engine(_corpus_named, text)
+        if in_corpus:
+            if question_beyond_name(text, typed or in_corpus[0]):
+                return await answer_from_corpus(dispatcher, style, " ".join(text.split()))
+            dispatcher.utter_message(text=formatting.format_corpus_services(in_corpus, style))
+            return []
         if len(matches) != 1:
             shown = [p for p in policies if p["name"] in matches] or policies
             if matches:
@@ -288,6 +335,8 @@ class ActionAnswerQuestion(EngineAction):
         policies = await run_engine(_policy_infos)
         names = [p["name"] for p in policies]
         named, _ = _mentioned_policies(tracker, names)
+        if not named and await run_engine(_corpus_named, question):
+            return await answer_from_corpus(dispatcher, style, question)
         current = _current_policy(tracker, policies)
         policy = named[0] if len(named) == 1 else current
         if policy is None:
@@ -385,7 +434,8 @@ class ActionPolicyChanges(EngineAction):
 
 
 class ActionAskAcross(EngineAction):
-    """"which policies sell my data?": the question asked of every stored policy (engine.ask_across)."""
+    """"which policies sell my data?": the question asked of every stored policy (engine.ask_across), and of the
+    served corpus's services."""
 
     def name(self) -> str:
         return "action_ask_across"
@@ -394,11 +444,13 @@ class ActionAskAcross(EngineAction):
         text = " ".join((tracker.latest_message.get("text") or "").split())
         question = await run_engine(_question_for_each_policy, text) or text
         policies = await run_engine(_policy_infos)
+        if policies:  # the person's own policies first, then the corpus's
+            across = await run_engine(_ask_across, question)
+            dispatcher.utter_message(text=formatting.format_across(across, style))
+        if served_corpus() is not None:
+            return await answer_from_corpus(dispatcher, style, question)
         if not policies:
             dispatcher.utter_message(text=formatting.no_policies_message(style))
-            return []
-        across = await run_engine(_ask_across, question)
-        dispatcher.utter_message(text=formatting.format_across(across, style))
         return []
 
 

@@ -536,3 +536,56 @@ def format_across(across: dict, style: Style) -> str:
         if row.get("quote"):
             blocks.append(style.quote([f"“{style.text(row['quote'])}”"]))
     return style.join(blocks)
+
+
+MAX_CORPUS_NAMES = 8  # services named per verdict across a corpus; the rest are counted
+
+
+def format_corpus(result: dict, style: Style) -> str:
+    """A question answered from a corpus: each named service's answer and quote; across many services, how many
+    policies say each verdict (with its 95 % interval) and which; a question no profile answers, the closest
+    passages."""
+    question = style.text(result["question"])
+    if result["passages"]:
+        blocks = [(f"{style.bold(f'“{question}”')} is not one of the questions the corpus's profiles answer; its "
+                  "closest passages:")]
+        for passage in result["passages"]:
+            blocks.append(style.quote([f"“{style.text(passage['text'])}”",
+                                       (f"— {style.italic(style.text(_corpus_source(passage)))}, "
+                                       f"sentence {int(passage['ordinal'])}")]))
+        return style.join(blocks)
+    answers = result["answers"]
+    if not answers:
+        return f"No policy of the corpus answers {style.bold(f'“{question}”')}."
+    if len(answers) > 3 and result["facet"]:
+        blocks = [f"{style.bold(f'“{question}”')} across the corpus's {len(answers)} policies"
+                  + (f" (read as “{style.text(result['asked'])}”)" if result.get("asked") else "") + ":"]
+        for row in result["summary"]:
+            if not row["policies"]:
+                continue
+            names = sorted(a["service"] for a in answers if a["verdict"] == row["verdict"])
+            shown = ", ".join(style.text(n) for n in names[:MAX_CORPUS_NAMES])
+            more = f" and {len(names) - MAX_CORPUS_NAMES} more" if len(names) > MAX_CORPUS_NAMES else ""
+            blocks.append(f"{style.bold(_VERDICT_WORDS[row['verdict']])}: {row['policies']} "
+                          f"({row['share']:.0%}, 95 % interval {row['low']:.0%}–{row['high']:.0%}): {shown}{more}")
+        return style.join(blocks)
+    blocks = []
+    for answer in answers:
+        blocks.append(f"{style.bold(style.text(_corpus_source(answer)))}: {style.text(answer['headline'])}")
+        quoted = [(answer["sentence_id"], answer["quote"])] if answer.get("quote") else []
+        for number, text in quoted + [tuple(pair) for pair in answer.get("also") or []]:
+            blocks.append(style.quote([f"“{style.text(text)}”", f"— {style.italic(f'sentence {int(number)}')}"]))
+    return style.join(blocks)
+
+
+def _corpus_source(row: dict) -> str:
+    """"Steam's policy of 2026-05-01 (from the corpus)"."""
+    dated = f" of {row['date']}" if row.get("date") else ""
+    return f"{row['service']}'s policy{dated} (from the corpus)"
+
+
+def format_corpus_services(services: Sequence[str], style: Style) -> str:
+    """A name the corpus holds, typed alone: what can be asked of it."""
+    names = " or ".join(style.text(s) for s in services)
+    example = style.text(f"Does {services[0]} sell my data?")
+    return f"{names}: in the corpus I answer from. Ask me a question about it, for example “{example}”."

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -45,6 +46,13 @@ def get_assistant() -> Assistant:
             torch.set_num_threads(int(os.environ.get("ACTIONS_ENGINE_THREADS", "1")))
             _assistant = Assistant()
         return _assistant
+
+
+def served_corpus() -> Path | None:
+    """The corpus folder the chat also answers from (`ASSISTANT_CORPUS`, written by `assistant corpus ingest`), or
+    None: services it holds are answered without an ingest, and "which of them…" is asked across it."""
+    folder = os.environ.get("ASSISTANT_CORPUS", "").strip()
+    return Path(folder).expanduser() if folder else None
 
 
 def _call(function: Callable[..., T], *args: object) -> T:

@@ -8,7 +8,12 @@ the pins (scripts/corpora/*.tsv: repository, commit, path, sha256, service, date
 
 The current and longitudinal policies are Open Terms Archive's versions ("Privacy Policy.md" of each service, as the
 archive recorded it). Pinning `current` takes each service's newest version in the pinned repositories at their
-pinned commits, one per service (case-insensitive, the first repository listed wins). Pinning `longitudinal` takes
+pinned commits, one per service (case-insensitive; the first repository listed with an English version wins, else
+the first listed), then the 175 app policies PoliCond collected from the app stores' top charts (30 Nov – 2 Dec
+2024), less those of a service already taken (the same name before any ":" or " - ") and those whose text is the
+same document as one already taken (SAME_DOCUMENT of its word 6-grams shared: Tinder's policy is Match Group's,
+X's is Twitter's). Template policies that many small apps share under their own names stay: they are those apps'
+policies. Pinning `longitudinal` takes
 the services whose policy was recorded before 1 July of the first snapshot year and is still recorded, and, for
 each snapshot date (1 July of SNAPSHOT_YEARS), the version in force on that date; each distinct version once,
 dated by the commit that recorded it (the report counts a service at a date by the version in force then).
@@ -26,14 +31,21 @@ from pathlib import Path
 from pinned_sources import add_source_options, read_pinned, read_tsv
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from assistant.corpora.opp115 import opp115_policies
+from assistant.ingest.screening import detect_language
+
 PINS = Path(__file__).resolve().parent / "corpora"
 # The Open Terms Archive collections read, each at the commit it was pinned at (English-language ones first).
 REPOSITORIES = ("OpenTermsArchive/contrib-versions", "OpenTermsArchive/pga-versions",
                 "OpenTermsArchive/vlopses-us-versions", "OpenTermsArchive/dating-versions",
                 "OpenTermsArchive/GenAI-versions", "OpenTermsArchive/genai-contrib-versions",
                 "OpenTermsArchive/p2b-compliance-versions", "OpenTermsArchive/user-rights-versions",
-                "OpenTermsArchive/demo-versions", "OpenTermsArchive/france-versions",
+                "OpenTermsArchive/demo-versions", "OpenTermsArchive/genai-eu-versions", "OpenTermsArchive/france-versions",
                 "OpenTermsArchive/sante-numerique-france-versions")
+APPS_REPOSITORY = "SEG-DENSE/PoliCond"  # MIT; datasets/apps: websites.csv (No, Name, Category, URL), htmls/N_*/
+APPS_COLLECTED = "2024-12-02"  # the last day of its collection, as its datasets/apps/README.md states
+SAME_DOCUMENT = 0.8  # share of the shorter document's word 6-grams found in the other
 LONGITUDINAL_REPOSITORY = "OpenTermsArchive/contrib-versions"  # the collection with the longest history (Dec 2020 on)
 SNAPSHOT_YEARS = (2021, 2023, 2026)  # 1 July of each: five years apart at the ends
 LONGITUDINAL_SERVICES = 120  # the first this many qualifying services by name (refusals leave at least 100)
@@ -48,15 +60,62 @@ def git(mirrors: Path, repository: str, *arguments: str) -> str:
 
 
 def pin_current(mirrors: Path) -> list[dict[str, str]]:
-    rows: dict[str, dict[str, str]] = {}
+    chosen: dict[str, dict[str, str]] = {}
+    english: set[str] = set()
     for repository in REPOSITORIES:
         commit = git(mirrors, repository, "rev-parse", "HEAD").strip()
         for path in git(mirrors, repository, "ls-tree", "-r", "--name-only", commit).splitlines():
-            if path.endswith("/" + POLICY_FILE) and path.count("/") == 1:
-                service = path.split("/")[0]
-                date = git(mirrors, repository, "log", "-1", "--format=%aI", commit, "--", path)[:10]
-                rows.setdefault(service.lower(), _row(mirrors, service, date, repository, commit, path))
-    return sorted(rows.values(), key=lambda row: row["service"].lower())
+            if not (path.endswith("/" + POLICY_FILE) and path.count("/") == 1):
+                continue
+            service = path.split("/")[0]
+            if service.lower() in english:
+                continue
+            row = _row(mirrors, service, "", repository, commit, path)
+            text = read_pinned(repository, commit, path, mirrors).decode("utf-8", "replace")
+            is_english = detect_language(text)[0] == "en"
+            if service.lower() not in chosen or is_english:
+                row["date"] = git(mirrors, repository, "log", "-1", "--format=%aI", commit, "--", path)[:10]
+                chosen[service.lower()] = row
+                if is_english:
+                    english.add(service.lower())
+    rows = list(chosen.values())
+    rows += _app_policies(mirrors, rows)
+    return sorted(rows, key=lambda row: row["service"].lower())
+
+
+def _app_policies(mirrors: Path, taken: list[dict[str, str]]) -> list[dict[str, str]]:
+    """PoliCond's app policies (cleaned.html, the page's readable text) not already taken, by name or by text."""
+    repository = APPS_REPOSITORY
+    commit = git(mirrors, repository, "rev-parse", "HEAD").strip()
+    folders = {folder.rsplit("/", 1)[-1].split("_", 1)[0]: folder for folder in
+               git(mirrors, repository, "ls-tree", "-z", "--name-only", commit, "datasets/apps/htmls/").split("\0")
+               if folder}
+    listing = read_pinned(repository, commit, "datasets/apps/websites.csv", mirrors).decode("utf-8-sig")
+    names = {_name_key(row["service"]) for row in taken}
+    grams = [_grams(read_pinned(row["repository"], row["commit"], row["path"], mirrors)) for row in taken]
+    rows = []
+    for app in csv.DictReader(listing.splitlines()):
+        path = f"{folders[app['No']]}/cleaned.html"
+        text = _grams(read_pinned(repository, commit, path, mirrors))
+        if _name_key(app["Name"]) in names or any(_same_document(text, other) for other in grams):
+            continue
+        rows.append(_row(mirrors, app["Name"], APPS_COLLECTED, repository, commit, path))
+        names.add(_name_key(app["Name"]))
+        grams.append(text)
+    return rows
+
+
+def _name_key(name: str) -> str:
+    return re.split(r":| - | – | — ", name)[0].strip().lower()
+
+
+def _grams(data: bytes) -> set[str]:
+    words = re.findall(r"[a-z]+", re.sub(r"<[^>]+>", " ", data.decode("utf-8", "replace")).lower())
+    return {" ".join(words[i:i + 6]) for i in range(len(words) - 5)}
+
+
+def _same_document(a: set[str], b: set[str]) -> bool:
+    return bool(a and b) and len(a & b) / min(len(a), len(b)) >= SAME_DOCUMENT
 
 
 def pin_longitudinal(mirrors: Path) -> list[dict[str, str]]:
@@ -116,8 +175,9 @@ def rebuild(name: str, out: Path, mirrors: Path | None) -> Path:
         data = read_pinned(row["repository"], row["commit"], row["path"], mirrors)
         if hashlib.sha256(data).hexdigest() != row["sha256"]:
             raise SystemExit(f"{row['repository']}@{row['commit'][:10]}:{row['path']}: sha256 differs from the pin")
-        relative = (Path(file_name(row["service"])) / f"{row['date']}.md" if name == "longitudinal"
-                    else Path(f"{file_name(row['service'])}.md"))
+        suffix = Path(row["path"]).suffix  # .md (Open Terms Archive) or .html (PoliCond)
+        relative = (Path(file_name(row["service"])) / f"{row['date']}{suffix}" if name == "longitudinal"
+                    else Path(f"{file_name(row['service'])}{suffix}"))
         (out / relative).parent.mkdir(parents=True, exist_ok=True)
         (out / relative).write_bytes(data)
         listed.append({"source": str(relative), "service": row["service"], "date": row["date"]})
@@ -135,9 +195,6 @@ def write_list(out: Path, rows: list[dict[str, str]]) -> Path:
 
 def opp115(out: Path) -> Path:
     """OPP-115's sanitized policies, listed in place (they ship with the project's corpus archive)."""
-    sys.path.insert(0, str(ROOT))
-    from assistant.corpora.opp115 import opp115_policies
-
     out.mkdir(parents=True, exist_ok=True)
     return write_list(out, [{"source": str(path), "service": name, "date": ""}
                             for name, path in sorted(opp115_policies().items())])

@@ -7,10 +7,11 @@
 #   scripts/serve.sh shell    action server in the background + `rasa shell` in this terminal
 #
 # Settings (environment): CHAT_HOST (127.0.0.1), ACTIONS_PORT (5055), RASA_PORT (5005),
-# WEB_PORT (8000), ASSISTANT_HOME (the store the actions answer from and the page adds to), RASA_MODEL
-# (models/privacy-assistant.tar.gz), CHAT_RUN_DIR (.chat-run: pid and log files),
-# CHAT_START_TIMEOUT (seconds, 240), CHAT_REPLY_TIMEOUT (seconds the chat page waits for a reply
-# before it says none came back, 30), VENV (.venv), RASA_VENV (.venv-rasa).
+# WEB_PORT (8000), ASSISTANT_HOME (the store the actions answer from and the page adds to),
+# ASSISTANT_CORPUS (a folder `assistant corpus ingest` wrote: services it holds are answered without an ingest, and
+# "which of them…" is asked across it), RASA_MODEL (models/privacy-assistant.tar.gz), CHAT_RUN_DIR
+# (.chat-run: pid and log files), CHAT_START_TIMEOUT (seconds, 240), CHAT_REPLY_TIMEOUT (seconds the chat
+# page waits for a reply before it says none came back, 30), VENV (.venv), RASA_VENV (.venv-rasa).
 # Security (docs/chat.md): CHAT_REST_TOKEN (the REST channel's bearer token; generated per run when
 # unset, written to CHAT_RUN_DIR/rest-token), CHAT_SESSION_SECRET (signs the socketio session ids;
 # generated per run when unset), CHAT_ALLOWED_ORIGINS (the page origins allowed to use the Rasa
@@ -29,7 +30,7 @@ MODEL=${RASA_MODEL:-models/privacy-assistant.tar.gz}
 TIMEOUT=${CHAT_START_TIMEOUT:-240}
 export RASA_TELEMETRY_ENABLED=false TF_CPP_MIN_LOG_LEVEL=2 PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 alive() { [ -f "$RUN_DIR/$1.pid" ] && kill -0 "$(cat "$RUN_DIR/$1.pid")" 2>/dev/null; }
 

@@ -209,15 +209,24 @@ class CorpusAnswers:
         return rows
 
 
-def named_services(question: str, services: list[str]) -> list[str]:
+# A service whose name the corpus's own policies write in lower case, as an ordinary word, in at least this share of
+# them ("match", "signal", "line", "visible") is named by a question only when written with a capital ("Signal").
+ORDINARY_SHARE = 0.02
+_LOWER_WORD = re.compile(r"(?<![\w.])[a-z][\w.+'-]*[\w+]")
+
+
+def named_services(question: str, services: list[str], ordinary: frozenset[str] = frozenset()) -> list[str]:
     """The corpus's services the question names ("does duolingo sell…" names "Duolingo" and "duolingo.com"): a
-    service's name, or its name without a domain ending, as whole words regardless of case; the longest names
-    found, so "Amazon Advertising" is not also "Amazon"."""
+    service's name, or its name without a domain ending, as whole words regardless of case (an `ordinary` name, in
+    lower case, only when not written all in lower case); the longest names found, so "Amazon Advertising" is not
+    also "Amazon"."""
     text = question.lower()
     found = {}
     for service in services:
         for form in {service.lower(), re.sub(r"\.(com|net|org|io|co|ai|app|tv|fm)$", "", service.lower())}:
             match = re.search(rf"(?<![\w.]){re.escape(form)}(?![\w])", text) if len(form) >= 3 else None
+            if match and form in ordinary and question[match.start():match.end()].islower():
+                continue
             if match:
                 found[service] = max(found.get(service, 0), len(form))
     if not found:
@@ -226,12 +235,43 @@ def named_services(question: str, services: list[str]) -> list[str]:
     return sorted(s for s, length in found.items() if length == longest)
 
 
+def ordinary_names(corpus: Path, names: list[str]) -> frozenset[str]:
+    """The `names` (lower case) that at least `ORDINARY_SHARE` of the corpus's policies use as ordinary words."""
+    return _ordinary_words(corpus.resolve(), tuple(sorted(committed_parts(corpus))), tuple(sorted(
+        {n.lower() for n in names})))
+
+
+@lru_cache(maxsize=2)
+def _ordinary_words(corpus: Path, parts: tuple[str, ...], names: tuple[str, ...]) -> frozenset[str]:
+    frame = _sentence_texts(corpus, parts)
+    wanted = set(names)
+    policies: dict[str, set[str]] = {}
+    for doc_id, text in zip(frame["doc_id"], frame["text"], strict=True):
+        for word in wanted.intersection(_LOWER_WORD.findall(text)):
+            policies.setdefault(word, set()).add(doc_id)
+    total = max(1, frame["doc_id"].nunique())
+    return frozenset(word for word, docs in policies.items() if len(docs) >= ORDINARY_SHARE * total)
+
+
+def services(corpus: Path) -> list[str]:
+    """The services the corpus answers for: those whose latest version was stored."""
+    policies, _ = load_policies(corpus)
+    return sorted(latest_versions(policies)["service"].tolist())
+
+
+def named_in(corpus: Path, question: str) -> list[str]:
+    """The corpus's services the question names (see `named_services`)."""
+    names = services(corpus)
+    return named_services(question, names, ordinary_names(corpus, names))
+
+
 def ask(corpus: Path, question: str, encode: Encode) -> CorpusAnswers:
     """The question for the services it names, else for every service (each by its latest version): from the
     profile when it asks a facet, else each policy's closest sentence."""
     policies, _ = load_policies(corpus)
     latest = latest_versions(policies).sort_values("service")
-    named = named_services(question, latest["service"].tolist())
+    names = latest["service"].tolist()
+    named = named_services(question, names, ordinary_names(corpus, names))
     if named:
         latest = latest[latest["service"].isin(named)]
     facet = facet_of(question)

@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import yaml
 
-from tests.support.chat_stack import MARKUP_POLICY, POLICIES, post_json, shared_stack
+from actions import formatting
+from tests.support.chat_stack import CORPUS_DATE, MARKUP_POLICY, POLICIES, post_json, shared_stack
 from tests.support.paths import ROOT
 
 DOMAIN = yaml.safe_load((ROOT / "domain.yml").read_text())
@@ -210,6 +211,55 @@ def test_answer_quotes_and_cites_the_chosen_policy(stack):
     assert f"“{best['text']}”" in text  # the stored sentence, verbatim
     assert f"sentence {best['sentence_id']}" in text and "§ " in text
     assert "cookie" in best["text"].lower()
+
+
+def corpus_sentences(stack) -> set[str]:
+    from assistant.corpus.tables import read_table
+
+    return set(read_table(stack.corpus, "sentences", columns=["text"]).column("text").to_pylist())
+
+
+def test_a_service_only_the_corpus_holds_is_answered_from_it_without_an_ingest(stack):
+    result = run_action(stack, "action_answer_question", "Does Steam use cookies to track me?", "ask_question",
+                        slots={"policy": "amazon.com"})
+    text = texts(result)
+    assert f"Steam's policy of {CORPUS_DATE} (from the corpus):" in text
+    quotes = [line.strip().strip("“”") for line in text.splitlines() if line.strip().startswith("“")]
+    assert quotes and set(quotes) <= corpus_sentences(stack)  # every quote verbatim from the corpus
+    assert "policy" not in slots_set(result)  # the conversation's chosen policy stays amazon.com
+    listed = texts(run_action(stack, "action_list_policies", "which policies do you have?", "list_policies"))
+    assert "Steam" not in listed  # nothing was ingested into the store
+    typed_alone = texts(run_action(stack, "action_choose_policy", "steam", "choose_policy", entities=entity("steam")))
+    assert "Steam" in typed_alone and "Ask me a question about it" in typed_alone
+
+
+def test_a_stored_policy_named_in_the_question_is_answered_from_the_store_not_the_corpus(stack):
+    result = run_action(stack, "action_answer_question", "Does instagram.com sell my data?", "ask_question",
+                        entities=entity("instagram.com"))
+    assert "(from the corpus)" not in texts(result) and slots_set(result)["policy"] == "instagram.com"
+
+
+def test_which_of_them_is_asked_across_the_corpus(stack):
+    result = run_action(stack, "action_ask_across", "which of them sell my data?", "ask_across")
+    stored, corpus = (message["text"] for message in result["responses"])  # the person's policies, then the corpus's
+    assert "amazon.com: " in stored and "(from the corpus)" not in stored
+    text = corpus
+    assert "Steam's policy" in text and "Instagram's policy" in text and "amazon.com" not in text
+    quotes = [line.strip().strip("“”") for line in text.splitlines() if line.strip().startswith("“")]
+    assert quotes and set(quotes) <= corpus_sentences(stack)
+
+
+def test_a_corpus_answer_across_many_services_counts_each_verdict_and_names_them():
+    answers = [{"service": f"Service {i}", "date": None, "verdict": "no" if i < 7 else "yes", "headline": "",
+                "quote": None, "sentence_id": None, "also": []} for i in range(10)]
+    summary = [{"verdict": "yes", "policies": 3, "share": 0.3, "low": 0.11, "high": 0.6},
+               {"verdict": "no", "policies": 7, "share": 0.7, "low": 0.4, "high": 0.89}]
+    text = formatting.format_corpus({"question": "which sell <b>data</b>?", "facet": "sale", "summary": summary,
+                                     "asked": "Do they sell my personal information?", "answers": answers,
+                                     "passages": []}, formatting.Style(markdown=True))
+    assert "across the corpus's 10 policies" in text and "&#60;b&#62;" in text  # the question is escaped
+    assert "**Yes**: 3 (30%, 95 % interval 11%–60%): Service 7, Service 8, Service 9" in text
+    assert "**No**: 7 (70%, 95 % interval 40%–89%): Service 0, " in text and "Service 6 and" not in text
 
 
 @pytest.mark.e2e

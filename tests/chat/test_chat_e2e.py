@@ -238,3 +238,10 @@ def test_which_policies_asks_every_stored_policy(stack, sentences):
     for name in sentences:
         assert re.search(rf"^{re.escape(name)}: ", reply, re.MULTILINE), (name, reply)
     assert all(any(q in policy for policy in sentences.values()) for q in quoted(reply)), reply
+
+
+def test_a_service_of_the_served_corpus_is_answered_by_name_without_an_ingest(stack):
+    chat = Conversation(stack)
+    reply = chat.say("does steam use cookies?")
+    assert "Steam's policy of" in reply and "(from the corpus)" in reply, reply
+    assert "Steam" not in chat.say("which policies are loaded?")

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from assistant.corpus.catalogue import ask, corpus_index, search
+from assistant.corpus.catalogue import ask, corpus_index, named_services, ordinary_names, search
 from assistant.corpus.page import write_report
 from assistant.corpus.pipeline import run_corpus
 from assistant.corpus.report import build_report, latest_versions, newcombe, snapshot_dates, trend_shares, wilson
@@ -226,6 +226,17 @@ def test_ask_answers_each_service_from_its_profile_or_its_closest_sentence(run, 
     other = ask(out, "Where is the company's office?", encode)
     assert other.facet is None and len(other.answers) == 4 and all(a.quote in texts for a in other.answers)
     del profiles
+
+
+def test_a_service_named_by_an_ordinary_word_is_named_only_when_capitalised(run):
+    out, _ = run
+    ordinary = ordinary_names(out, ["Privacy", "firefox", "Cookies"])
+    assert ordinary == {"privacy", "cookies"}  # the corpus's own policies use them as ordinary words
+    services = ["Privacy", "firefox", "amazon.com"]
+    assert named_services("Do they respect my privacy?", services, ordinary) == []
+    assert named_services("Does Privacy sell my data?", services, ordinary) == ["Privacy"]
+    assert named_services("does firefox sell my data?", services, ordinary) == ["firefox"]
+    assert named_services("does amazon keep my data?", services, ordinary) == ["amazon.com"]
 
 
 def test_bad_sources_are_refused_in_one_line(tmp_path):

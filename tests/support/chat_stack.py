@@ -31,6 +31,9 @@ MODEL = ROOT / "models" / "privacy-assistant.tar.gz"
 WEB_CLIENT = ROOT / "web" / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
 REPLY_TIMEOUT_S = 15  # the page's wait for a reply before it says none came back (test_webchat.py)
 POLICIES = ("amazon.com", "instagram.com")
+# The corpus the chat also answers from (ASSISTANT_CORPUS): a service the store lacks, and one it has under another name.
+CORPUS_POLICIES = {"Steam": "steampowered.com", "Instagram": "instagram.com"}
+CORPUS_DATE = "2026-01-15"
 MARKUP_POLICY = "markup-test"
 
 # Sentences a browser would execute or render as markup if the chat injected policy text as HTML.
@@ -60,6 +63,7 @@ class ChatStack:
     actions_port: int
     rasa_port: int
     web_port: int
+    corpus: Path
 
     @property
     def actions_url(self) -> str:
@@ -90,6 +94,7 @@ class ChatStack:
         return dict(
             os.environ, CHAT_HOST="127.0.0.1", ACTIONS_PORT=str(self.actions_port), RASA_PORT=str(self.rasa_port),
             WEB_PORT=str(self.web_port), ASSISTANT_HOME=str(self.home), CHAT_RUN_DIR=str(self.run_dir),
+            ASSISTANT_CORPUS=str(self.corpus),
             CHAT_REPLY_TIMEOUT=str(REPLY_TIMEOUT_S),
             ASSISTANT_ALLOW_PRIVATE="1",  # the page adds policies from tests' servers on 127.0.0.1
         )
@@ -195,6 +200,21 @@ def ingest_test_policies(home: Path, embedder, retriever, policyie, tmp_dir: Pat
     assistant.store.close()
 
 
+def build_test_corpus(out: Path, embedder, retriever, policyie, scratch: Path) -> None:
+    """A corpus as `assistant corpus ingest` writes it, made by its own worker code in this process (the Ray path is
+    tests/corpus's)."""
+    from assistant.corpus.sources import document
+    from assistant.corpus.worker import process, write_batch
+    from assistant.engine import Assistant
+    from assistant.foundation.settings import Settings
+
+    engine = Assistant(Settings(home=scratch), embedder=embedder, retriever=retriever, policyie=policyie)
+    documents = [document(str(EXAMPLES / f"{file}.html"), service, CORPUS_DATE)
+                 for service, file in CORPUS_POLICIES.items()]
+    write_batch(out, documents, [process(engine, d) for d in documents])
+    engine.store.close()
+
+
 _stack: ChatStack | None = None
 
 
@@ -206,7 +226,8 @@ def shared_stack(request: pytest.FixtureRequest, tmp_path_factory, embedder, ret
     require_chat_setup()
     base = tmp_path_factory.mktemp("chat")
     ingest_test_policies(base / "home", embedder, retriever, policyie, base)
-    stack = ChatStack(base / "home", base / "run", free_port(), free_port(), free_port())
+    build_test_corpus(base / "corpus", embedder, retriever, policyie, base / "corpus-scratch")
+    stack = ChatStack(base / "home", base / "run", free_port(), free_port(), free_port(), base / "corpus")
     started = subprocess.run(
         [str(SERVE), "start"], env=stack.env(), cwd=ROOT, capture_output=True, text=True, timeout=420, check=False
     )
