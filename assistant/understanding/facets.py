@@ -134,14 +134,25 @@ _IN_ONE_ITEM = r"(?:(?!\s[-–—•]\s)[^;•])*?"
 FACETS = (
     Facet("ai_training", _words(r"\b(?:AI|artificial intelligence|machine[- ]learning|train(?:ing)? (?:\w+ )?models?|"
                                 r"models? training|(?:used|fed|go|goes) (?:in)?to (?:\w+ )?train\w*)\b"),
-          # or data that improves "our AI models" ("To improve … our services (including our AI models)")
-          _words(r"\b(?:train|trains|trained|training)\b|\bmachine[- ]learning\b|\b(?:improv\w*|develop\w*|enhanc\w*)\b"
-                 r"[^.]{0,60}\b(?:AI|artificial intelligence|machine[- ]learning) models?\b"),
+          # or data that improves or develops "our AI" ("To improve … our services (including our AI models)", "developing
+          # and improving new features …, including through machine learning")
+          # or data used for machine learning ("using anonymized data for machine learning", "for our machine learning")
+          _words(r"\b(?:train|trains|trained|training)\b|\b(?:improv\w*|develop\w*|enhanc\w*|refin\w*)\b"
+                 r"[^.]{0,60}\b(?:AI|artificial intelligence|machine[- ]learning)\b|\b(?:use|uses|used|using)\b"
+                 r"[^.]{0,80}\b(?:for|including) (?:our |its |their |advanced )*(?:machine[- ]learning|AI|artificial "
+                 r"intelligence)\b"),
           "uses your data to train AI models", "does not use your data to train AI models", denials_first=True,
           beyond_retriever=True,
+          # what is trained is a model, named ("our AI", "models", "algorithms") or implied by data used for training
+          # ("No data will be used for training"): "training" alone is as often people's ("training sessions"), and
+          # using machine learning ("to detect fraud") is no training on your data
+          also=_words(r"\b(?:AI|A\.I\.|artificial intelligence|machine[- ]learning|deep learning|models?|algorithms?|"
+                      r"LLMs?|neural|generative|datasets?|training data)\b|\b(?:use|uses|used|using)\b(?:\W+\w+){0,4}?"
+                      r"\W+for (?:\w+ )?training\b"),
           # people trained, not models ("support, or training needs", "deliver training, consulting …", "train the
           # customer service of ROMEO")
-          not_about=_words(r"\b(?:employees?|staff|personnel|workforce|contractors?)\b|\btraining (?:needs|sessions?|"
+          not_about=_words(r"\b(?:employees?|staff|personnel|workforce|contractors?)\b|\bquality (?:and|&) training\b|"
+                           r"\btraining (?:and|&) quality\b|\btraining (?:needs|sessions?|"
                            r"courses?|programs?|programmes?|materials?)\b|\b(?:deliver|provide|offer)\w* training\b|"
                            r"\btrain (?:the |our |its )?(?:customer service|support|team)\b")),
     Facet("sale", _words(r"\b(?:sell|sells|sold|selling|sale)\b"),

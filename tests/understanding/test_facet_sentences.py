@@ -2,7 +2,14 @@
 statements: words read in the sense the question means, not in another."""
 from __future__ import annotations
 
+import csv
+
+import pytest
+
 from assistant.understanding.facets import BY_NAME, facet_of
+from tests.support.paths import ROOT
+
+AI_TRAINING_SENTENCES = ROOT / "tests" / "fixtures" / "ai_training_sentences.tsv"
 
 
 def test_a_merger_is_no_sale_of_your_data_and_opting_out_of_email_is_not_of_ads():
@@ -21,6 +28,27 @@ def test_training_means_training_not_any_mention_of_ai():
     assert not ai.addressed_by("To provide AI chatbots")
     assert not ai.addressed_by("We train our employees to handle personal data with care.")
     assert ai.addressed_by("Your pages stay on your device and are not used for training purposes without your consent.")
+
+
+# Sentences of current policies (none of an answers set's) that use "train", "machine learning" or "AI", labelled by
+# readers who had not seen the rules: does the sentence state that people's data trains AI models (yes, only if, no),
+# or not (other)? The rules were written on the development sample and scored on the validation sample (precision /
+# recall 1.00 / 0.58 against 0.54 / 0.79 before); "improves … through machine learning" was then added after reading
+# its misses, so both samples are now in-sample. Floors at the measured values: (precision, recall) of `addressed_by`
+# against "states it".
+AI_TRAINING_FLOORS = {"development": (0.94, 0.92), "validation": (0.93, 0.78)}
+
+
+@pytest.mark.parametrize("sample", AI_TRAINING_FLOORS)
+def test_ai_training_is_read_where_data_trains_a_model_not_where_people_train_or_ai_is_only_used(sample):
+    with AI_TRAINING_SENTENCES.open(encoding="utf-8", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle, delimiter="\t") if row["sample"] == sample]
+    facet = BY_NAME["ai_training"]
+    said = [row["label"] != "other" for row in rows]
+    read = [facet.addressed_by(row["sentence"]) for row in rows]
+    hits = sum(s and r for s, r in zip(said, read, strict=True))
+    precision, recall = hits / sum(read), hits / sum(said)
+    assert precision >= AI_TRAINING_FLOORS[sample][0] and recall >= AI_TRAINING_FLOORS[sample][1], (precision, recall)
 
 
 def test_a_sentence_ending_in_an_email_address_states_something_and_erased_asks_about_deletion():
