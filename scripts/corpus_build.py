@@ -10,7 +10,8 @@ The current and longitudinal policies are Open Terms Archive's versions ("Privac
 archive recorded it). Pinning `current` takes each service's newest version in the pinned repositories at their
 pinned commits, one per service (case-insensitive; the first repository listed with an English version wins, else
 the first listed), then the 175 app policies PoliCond collected from the app stores' top charts (30 Nov – 2 Dec
-2024), less those of a service already taken (the same name before any ":" or " - ") and those whose text is the
+2024), less those of a service already taken (the same name before any ":" or " - ", or a name that begins with a
+taken one's: "Badoo Dating App" is Badoo) and those whose text is the
 same document as one already taken (SAME_DOCUMENT of its word 6-grams shared: Tinder's policy is Match Group's,
 X's is Twitter's). Template policies that many small apps share under their own names stay: they are those apps'
 policies. Pinning `longitudinal` takes
@@ -97,7 +98,9 @@ def _app_policies(mirrors: Path, taken: list[dict[str, str]]) -> list[dict[str, 
     for app in csv.DictReader(listing.splitlines()):
         path = f"{folders[app['No']]}/cleaned.html"
         text = _grams(read_pinned(repository, commit, path, mirrors))
-        if _name_key(app["Name"]) in names or any(_same_document(text, other) for other in grams):
+        key = _name_key(app["Name"])
+        if key in names or any(key.startswith(name + " ") for name in names) or any(
+                _same_document(text, other) for other in grams):
             continue
         rows.append(_row(mirrors, app["Name"], APPS_COLLECTED, repository, commit, path))
         names.add(_name_key(app["Name"]))

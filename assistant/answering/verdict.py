@@ -124,7 +124,7 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
     # A stated period is a "yes" to retention even when worded as a limit ("we do not retain … for more than 25 months").
     states_period = facet == "retention" and PERIOD.search(sentence.text)
     verdict = YES if states_period else stance(sentence, BY_NAME.get(facet))
-    scope = scope_of(sentence.text) if verdict in (YES, NO) else None
+    scope = scope_of(sentence.text, BY_NAME.get(facet)) if verdict in (YES, NO) else None
     if scope:  # a statement for some only: a general one among the best comes first, else the answer is scoped
         general = _general_statement(ranking, support, BY_NAME.get(facet))
         if general is not None:
@@ -171,7 +171,7 @@ def _statements(ranking: EvidenceRanking, support: int, facet: Facet | None) -> 
 def _general_statement(ranking: EvidenceRanking, support: int, facet: Facet | None) -> int | None:
     """Among the best statements, one for everyone (no scope: `scope_of`) with a yes or no, if any."""
     return next((i for i in _statements(ranking, support, facet)[:PREFER_DEPTH]
-                 if not scope_of(ranking.ranked[i].sentence.text)
+                 if not scope_of(ranking.ranked[i].sentence.text, facet)
                  and stance(ranking.ranked[i].sentence, facet) in (YES, NO)), None)
 
 
@@ -180,7 +180,8 @@ def _opposite(ranking: EvidenceRanking, support: int, facet: Facet | None, verdi
     PolicyLint's contradiction; a scoped or conditional one is no contradiction."""
     want = NO if verdict == YES else YES
     return next((i for i in _statements(ranking, support, facet)[:CONTRADICTION_DEPTH]
-                 if _ABOUT_DATA.search(ranking.ranked[i].sentence.text) and not scope_of(ranking.ranked[i].sentence.text)
+                 if _ABOUT_DATA.search(ranking.ranked[i].sentence.text)
+                 and not scope_of(ranking.ranked[i].sentence.text, facet)
                  and not limited_to_some(ranking.ranked[i].sentence.text)
                  and stance(ranking.ranked[i].sentence, facet) == want), None)
 

@@ -216,14 +216,14 @@ _LOWER_WORD = re.compile(r"(?<![\w.])[a-z][\w.+'-]*[\w+]")
 
 
 def named_services(question: str, services: list[str], ordinary: frozenset[str] = frozenset()) -> list[str]:
-    """The corpus's services the question names ("does duolingo sell…" names "Duolingo" and "duolingo.com"): a
-    service's name, or its name without a domain ending, as whole words regardless of case (an `ordinary` name, in
+    """The corpus's services the question names ("does duolingo sell…" names "Duolingo", "duolingo.com" and
+    "Duolingo: Language Lessons"): one of a service's `_name_forms`, as whole words regardless of case (an `ordinary` name, in
     lower case, only when not written all in lower case); the longest names found, so "Amazon Advertising" is not
     also "Amazon"."""
     text = question.lower()
     found = {}
     for service in services:
-        for form in {service.lower(), re.sub(r"\.(com|net|org|io|co|ai|app|tv|fm)$", "", service.lower())}:
+        for form in _name_forms(service):
             match = re.search(rf"(?<![\w.]){re.escape(form)}(?![\w])", text) if len(form) >= 3 else None
             if match and form in ordinary and question[match.start():match.end()].islower():
                 continue
@@ -235,10 +235,22 @@ def named_services(question: str, services: list[str], ordinary: frozenset[str] 
     return sorted(s for s, length in found.items() if length == longest)
 
 
+# An app store's title: the name, then a subtitle ("Duolingo: Language Lessons", "Lotsa Slots - Casino Games").
+_SUBTITLE = re.compile(r"\s*(?::|\s[-–—|]\s).*$")
+
+
+def _name_forms(service: str) -> set[str]:
+    """How a question may name a service: its name, without a domain ending ("duolingo.com"), without an app store
+    subtitle."""
+    name = service.lower()
+    return {name, re.sub(r"\.(com|net|org|io|co|ai|app|tv|fm)$", "", name), _SUBTITLE.sub("", name)}
+
+
 def ordinary_names(corpus: Path, names: list[str]) -> frozenset[str]:
-    """The `names` (lower case) that at least `ORDINARY_SHARE` of the corpus's policies use as ordinary words."""
+    """The forms of `names` (lower case) that at least `ORDINARY_SHARE` of the corpus's policies use as ordinary
+    words."""
     return _ordinary_words(corpus.resolve(), tuple(sorted(committed_parts(corpus))), tuple(sorted(
-        {n.lower() for n in names})))
+        {form for name in names for form in _name_forms(name)})))
 
 
 @lru_cache(maxsize=2)

@@ -525,6 +525,18 @@ GLANCE_QUESTIONS = {
 }
 
 
+# The practice a facet asks about, as the question frame names actions (`frame.py`'s question actions): where the
+# facet chosen is about collecting the data the question names and its verb asks another practice, the verb decides
+# ("Do they sell my location data?" asks about selling, not about collecting a location): the word rules' facet if it
+# asks that practice, else the practice's own (`understanding.question.practice_asked`).
+FACET_ACTIONS = {"sale": "sell", "sharing_advertisers": "share", "sharing_third_parties": "share",
+                 "law_enforcement": "share", "international_transfer": "transfer", "retention": "keep",
+                 "collection_location": "collect", "cookies_tracking": "collect", "ai_training": "use"}
+# The facet a verb asks about when the word rules name none that asks it ("do they monetize my browsing history?").
+ACTION_FACETS = {"sell": "sale", "share": "sharing_third_parties", "transfer": "international_transfer",
+                 "keep": "retention"}
+
+
 # A condition put first ("If the government asks, will they turn over my data?"): the question is the main clause.
 _LEADING_CONDITION = re.compile(r"^(?:if|when|whenever|once|in case|suppose|assuming|after|before|while)\b[^,?]*,\s*",
                                 re.IGNORECASE)

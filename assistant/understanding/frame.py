@@ -23,12 +23,12 @@ _QUESTION_ACTIONS = (
     ("transfer", (r"\b(?:transfer\w*|stored (?:in|outside|abroad)|store (?:it |my \w+ )?(?:in|outside|abroad)|"
                  r"leave (?:the|my) (?:country|EU|EEA|UK|US)|abroad|overseas|outside (?:the|my) (?:country|EU|EEA|UK|"
                  r"US|United|European)|which countr\w*|what countr\w*)\b")),
-    ("keep", (r"\b(?:keep|keeps|kept|retain\w*|store|stores|stored|storing|hold|holds|held|delete[sd]?|deleting|"
+    ("keep", (r"\b(?:(?:keep|keeps|kept)(?!\s+(?:a\s+)?(?:track|tabs|an eye)\b)|retain\w*|store|stores|stored|storing|hold|holds|held|delete[sd]?|deleting|"
              r"erase[sd]?|remove[sd]?)\b")),
     ("use", (r"\b(?:use|uses|used|using|train|trains|trained|training|analy[sz]e\w*|profil\w*|target\w*|"
             r"personali[sz]\w*)\b")),
     ("protect", r"\b(?:encrypt\w*|protect\w*|secure\w*|safe|safely|hash\w*)\b"),
-    ("collect", (r"\b(?:collect\w*|gather\w*|obtain\w*|track\w*|record\w*|monitor\w*|scan\w*|capture\w*|log|logs|"
+    ("collect", (r"\b(?:collect\w*|keeps? (?:a )?track|kept track|gather\w*|obtain\w*|track\w*|record\w*|monitor\w*|scan\w*|capture\w*|log|logs|"
                 r"logged|logging|access|accesses|listen\w*|know|knows|ask for|need|require\w*|have|has|get|gets)\b")),
 )
 _QUESTION_ACTION_PATTERNS = tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _QUESTION_ACTIONS)

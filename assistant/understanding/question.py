@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from assistant.models.facets.model import FacetClassifier
 from assistant.models.questions.model import ANSWERABLE, QuestionClassifier
 from assistant.models.retriever.model import Embedder
-from assistant.understanding.facets import WHERE_INSTEAD, facet_of, question_type
+from assistant.understanding.facets import ACTION_FACETS, FACET_ACTIONS, WHERE_INSTEAD, facet_of, question_type
 from assistant.understanding.frame import ASKS_NOTHING, Frame, frame_of, under_facet
 
 BEYOND_POLICY = "beyond_policy"
@@ -69,10 +69,12 @@ class QuestionUnderstanding:
         kind, facet_name = question_type(text), self.facets.decide(embedding, rule_facet and (rule_facet.refines or rule_name))
         if rule_facet is not None and rule_facet.refines == facet_name:  # the rules' narrower question within it
             facet_name = rule_name
+        asked = frame_of(text)
+        facet_name = practice_asked(facet_name, rule_name, asked.action) or facet_name
         if kind == "where":
             facet_name = WHERE_INSTEAD.get(facet_name, facet_name)
         analysis = self.classifier.analyse(embedding)
-        frame = under_facet(frame_of(text), facet_name)
+        frame = under_facet(asked, facet_name)
         # a question naming a kind of data, a recipient, a purpose or a topic policies state ("Will you tell me of a
         # data breach?") is one for the policy, whatever the classifier's "beyond the policy" says
         names_practice = bool(frame.objects) and analysis.label == BEYOND_POLICY
@@ -82,3 +84,15 @@ class QuestionUnderstanding:
                                       facet=facet_name, frame=frame)
         focus = frozenset(c for c, p in analysis.categories.items() if p >= self.category_confidence)
         return UnderstoodQuestion(text, None, 0.0, focus, analysis.category_probabilities, kind, facet_name, frame)
+
+
+COLLECT = "collect"
+
+
+def practice_asked(facet: str | None, rule_facet: str | None, action: str | None) -> str | None:
+    """The facet of the practice the question's verb asks, where `facet` is about collecting the data it names: "Do
+    they sell my location data?" is about selling, not about collecting a location (`FACET_ACTIONS`); None where
+    `facet` stands. Facets of other practices stand: their verbs overlap ("sent to other countries" is a transfer)."""
+    if action in (None, COLLECT) or FACET_ACTIONS.get(facet) != COLLECT:
+        return None
+    return rule_facet if FACET_ACTIONS.get(rule_facet) == action else ACTION_FACETS.get(action)

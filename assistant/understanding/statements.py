@@ -22,7 +22,7 @@ from functools import cache
 from importlib import resources
 
 from assistant.foundation.types import Facts, Sentence, Slot
-from assistant.understanding.facets import Facet
+from assistant.understanding.facets import BY_NAME, Facet
 from assistant.understanding.stance import denies, negations_read_otherwise
 
 YES, NO, CONDITIONAL = "yes", "no", "conditional"  # a sentence's stance on a practice
@@ -186,6 +186,7 @@ class ScopeRule:
     pattern: re.Pattern
     match: tuple[str, ...] = ()
     no_match: tuple[str, ...] = ()
+    facets: frozenset[str] = frozenset()  # the facets whose subject the group is ("children under 13": children)
 
 
 @cache
@@ -193,18 +194,29 @@ def scope_rules() -> tuple[ScopeRule, ...]:
     """The shipped scope rules (`lang/scopes.toml`), read once per process."""
     text = resources.files("assistant.understanding").joinpath("lang/scopes.toml").read_text("utf-8")
     return tuple(ScopeRule(name, re.compile(entry["pattern"], re.IGNORECASE), tuple(entry.get("match", ())),
-                           tuple(entry.get("no_match", ()))) for name, entry in tomllib.loads(text).items())
+                           tuple(entry.get("no_match", ())), frozenset(entry.get("facets", ())))
+                 for name, entry in tomllib.loads(text).items())
 
 
-def scope_of(text: str) -> str | None:
+def scope_of(text: str, facet: Facet | None = None) -> str | None:
     """Whom a statement applies to when it names some only ("California residents", "student personal data",
-    "enterprise customers"), in its own words; None for a statement about everyone — also when the group is one of
-    several it names ("Student Data or Customer Personal Data")."""
+    "enterprise customers", "children under 16"), in its own words; None for a statement about everyone — also when
+    the group is one of several it names ("Student Data or Customer Personal Data"), or the subject of `facet`'s own
+    question ("children under 13" for a question about children)."""
+    asked = {facet.name, facet.refines} if facet is not None else set()
     for rule in scope_rules():
+        if rule.facets & asked:
+            continue
         for found in rule.pattern.finditer(text):
-            if not _COORDINATED.match(text, found.end()):
+            if not _COORDINATED.match(text, found.end()) and not _asked_of(facet, found.group()):
                 return found.group().strip()
     return None
+
+
+def _asked_of(facet: Facet | None, group: str) -> bool:
+    """Whether a group is what `facet` (or the broader facet it refines) asks about: its question words name it."""
+    asked = [facet, BY_NAME.get(facet.refines or "")] if facet is not None else []
+    return any(f is not None and f.question.search(group) for f in asked)
 
 
 _COORDINATED = re.compile(r",?\s+(?:or|and|as well as)\s+(?!you\b|we\b|they\b)", re.IGNORECASE)

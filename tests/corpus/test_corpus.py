@@ -239,6 +239,15 @@ def test_a_service_named_by_an_ordinary_word_is_named_only_when_capitalised(run)
     assert named_services("does amazon keep my data?", services, ordinary) == ["amazon.com"]
 
 
+def test_an_app_is_named_without_its_store_subtitle_and_a_site_without_its_domain():
+    services = ["Duolingo: Language Lessons", "Lotsa Slots - Casino Games", "reddit.com", "Amazon", "Amazon Advertising"]
+    assert named_services("does duolingo sell my data?", services) == ["Duolingo: Language Lessons"]
+    assert named_services("Is Lotsa Slots tracking me?", services) == ["Lotsa Slots - Casino Games"]
+    assert named_services("what does Reddit keep?", services) == ["reddit.com"]
+    assert named_services("does amazon advertising share it?", services) == ["Amazon Advertising"]
+    assert named_services("do they sell my language lessons?", services) == []
+
+
 def test_bad_sources_are_refused_in_one_line(tmp_path):
     missing = subprocess.run([*CLI, "ingest", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out")],
                              capture_output=True, text=True, cwd=ROOT, check=False)

@@ -27,3 +27,14 @@ def test_the_scope_is_given_in_the_statements_words(sentence: str, scope: str | 
     found = scope_of(sentence)
     assert found == scope
     assert found is None or found in sentence
+
+
+def test_a_group_the_facet_itself_asks_about_is_its_subject_not_a_scope() -> None:
+    from assistant.understanding.facets import BY_NAME
+
+    children = "We do not knowingly collect personal information from children under 13."
+    assert scope_of(children) == "children under 13"  # asked about selling, it is a statement for some only
+    assert scope_of(children, BY_NAME["children"]) is None
+    assert scope_of(children, BY_NAME["children_use"]) is None  # the narrower question within children
+    under_16 = "We do not sell the personal information of consumers under 16 years of age."
+    assert scope_of(under_16, BY_NAME["sale"]) == "consumers under 16 years of age"
