@@ -33,7 +33,7 @@ def test_a_group_the_facet_itself_asks_about_is_its_subject_not_a_scope() -> Non
     from assistant.understanding.facets import BY_NAME
 
     children = "We do not knowingly collect personal information from children under 13."
-    assert scope_of(children) == "children under 13"  # asked about selling, it is a statement for some only
+    assert scope_of(children) == "information from children"  # asked about selling, a statement for some only
     assert scope_of(children, BY_NAME["children"]) is None
     assert scope_of(children, BY_NAME["children_use"]) is None  # the narrower question within children
     under_16 = "We do not sell the personal information of consumers under 16 years of age."
