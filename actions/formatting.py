@@ -277,7 +277,8 @@ def format_which_policy(policies: Sequence[dict], question: str | None, style: S
 MAX_LABEL_ITEMS = 5
 
 
-_VERDICT_WORDS = {"yes": "Yes", "no": "No", "conditional": "Only under conditions", "not_stated": "Not stated"}
+_VERDICT_WORDS = {"yes": "Yes", "no": "No", "conditional": "Only under conditions",
+                  "scoped": "Only for some people or products", "not_stated": "Not stated"}
 
 
 def format_label(label: dict, style: Style) -> str:

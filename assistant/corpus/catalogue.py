@@ -24,7 +24,7 @@ import faiss
 import numpy as np
 import pandas as pd
 
-from assistant.corpus.report import latest_versions, load_policies, wilson
+from assistant.corpus.report import VERDICTS, latest_versions, load_policies, wilson
 from assistant.corpus.tables import committed_parts, iter_parts, read_table
 from assistant.foundation.errors import InputFileError
 from assistant.store.cross_index import TRAIN_PER_LIST, build_faiss_index
@@ -179,7 +179,7 @@ def _sentence_texts(corpus: Path, parts: tuple[str, ...]) -> pd.DataFrame:
 class CorpusAnswer:
     service: str
     date: str | None
-    verdict: str | None  # yes | conditional | no | not_stated; None: not a profile question (closest sentence)
+    verdict: str | None  # yes | conditional | scoped | no | not_stated; None: not a profile question (closest sentence)
     headline: str
     quote: str | None
     sentence_id: int | None
@@ -202,7 +202,7 @@ class CorpusAnswers:
             return []
         n = len(self.answers)
         rows = []
-        for verdict in ("yes", "conditional", "no", "not_stated"):
+        for verdict in VERDICTS:
             k = sum(a.verdict == verdict for a in self.answers)
             share, low, high = wilson(k, n)
             rows.append({"verdict": verdict, "policies": k, "share": share, "low": low, "high": high})

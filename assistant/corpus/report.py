@@ -22,9 +22,11 @@ from assistant.corpus.tables import OK, read_table
 from assistant.foundation.errors import InputFileError
 from assistant.understanding.facets import GLANCE_QUESTIONS
 
-VERDICTS = ("yes", "conditional", "no", "not_stated")
-VERDICT_WORDS = {"yes": "yes", "conditional": "only in some cases", "no": "no", "not_stated": "not stated"}
-VERDICT_COLOURS = {"yes": "#2b8a3e", "conditional": "#e8a33d", "no": "#c92a2a", "not_stated": "#adb5bd"}
+VERDICTS = ("yes", "conditional", "scoped", "no", "not_stated")  # scoped: said for some people or products only
+VERDICT_WORDS = {"yes": "yes", "conditional": "only in some cases", "scoped": "only for some people or products",
+                 "no": "no", "not_stated": "not stated"}
+VERDICT_COLOURS = {"yes": "#2b8a3e", "conditional": "#e8a33d", "scoped": "#7950f2", "no": "#c92a2a",
+                   "not_stated": "#adb5bd"}
 Z95 = 1.959964
 
 
