@@ -10,11 +10,12 @@ The current and longitudinal policies are Open Terms Archive's versions ("Privac
 archive recorded it). Pinning `current` takes each service's newest version in the pinned repositories at their
 pinned commits, one per service (case-insensitive; the first repository listed with an English version wins, else
 the first listed), then the 175 app policies PoliCond collected from the app stores' top charts (30 Nov – 2 Dec
-2024), less those of a service already taken (the same name before any ":" or " - ", or a name that begins with a
+2024), less the pages that describe an app rather than give its policy (THIRD_PARTY_PAGES), less those of a service already taken (the same name before any ":" or " - ", or a name that begins with a
 taken one's: "Badoo Dating App" is Badoo) and those whose text is the
 same document as one already taken (SAME_DOCUMENT of its word 6-grams shared: Tinder's policy is Match Group's,
 X's is Twitter's). Template policies that many small apps share under their own names stay: they are those apps'
-policies. Pinning `longitudinal` takes
+policies. Last, the policies the answers sets pin from companies' own repositories (sets/answers/*/policies.tsv), by
+the same two rules. Pinning `longitudinal` takes
 the services whose policy was recorded before 1 July of the first snapshot year and is still recorded, and, for
 each snapshot date (1 July of SNAPSHOT_YEARS), the version in force on that date; each distinct version once,
 dated by the commit that recorded it (the report counts a service at a date by the version in force then).
@@ -27,6 +28,7 @@ import hashlib
 import re
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 from pinned_sources import add_source_options, read_pinned, read_tsv
@@ -47,6 +49,8 @@ REPOSITORIES = ("OpenTermsArchive/contrib-versions", "OpenTermsArchive/pga-versi
 APPS_REPOSITORY = "SEG-DENSE/PoliCond"  # MIT; datasets/apps: websites.csv (No, Name, Category, URL), htmls/N_*/
 APPS_COLLECTED = "2024-12-02"  # the last day of its collection, as its datasets/apps/README.md states
 SAME_DOCUMENT = 0.8  # share of the shorter document's word 6-grams found in the other
+# Listed addresses that describe an app rather than give its developer's policy: a store's data-safety form, a rating.
+THIRD_PARTY_PAGES = ("play.google.com", "privacy.commonsense.org")
 LONGITUDINAL_REPOSITORY = "OpenTermsArchive/contrib-versions"  # the collection with the longest history (Dec 2020 on)
 SNAPSHOT_YEARS = (2021, 2023, 2026)  # 1 July of each: five years apart at the ends
 LONGITUDINAL_SERVICES = 120  # the first this many qualifying services by name (refusals leave at least 100)
@@ -81,7 +85,30 @@ def pin_current(mirrors: Path) -> list[dict[str, str]]:
                     english.add(service.lower())
     rows = list(chosen.values())
     rows += _app_policies(mirrors, rows)
+    rows += _set_policies(mirrors, rows)
     return sorted(rows, key=lambda row: row["service"].lower())
+
+
+def _set_policies(mirrors: Path, taken: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The policies the answers sets pin from companies' own repositories (sets/answers/*/policies.tsv), each at its
+    pinned commit and named by its organisation, less those already taken by name or by text."""
+    names = {_name_key(row["service"]) for row in taken}
+    grams = [_grams(read_pinned(row["repository"], row["commit"], row["path"], mirrors)) for row in taken]
+    rows, seen = [], set()
+    for index in sorted((ROOT / "sets" / "answers").glob("*/policies.tsv")):
+        for pin in read_tsv(index):
+            where = (pin.get("repository") or "", pin.get("path") or "")
+            if not where[0] or where[0].startswith("OpenTermsArchive/") or where in seen:
+                continue
+            seen.add(where)
+            text = _grams(read_pinned(pin["repository"], pin["commit"], pin["path"], mirrors))
+            if _name_key(pin["organisation"]) in names or any(_same_document(text, other) for other in grams):
+                continue
+            rows.append(_row(mirrors, pin["organisation"], pin["last_changed"], pin["repository"], pin["commit"],
+                             pin["path"]))
+            names.add(_name_key(pin["organisation"]))
+            grams.append(text)
+    return rows
 
 
 def _app_policies(mirrors: Path, taken: list[dict[str, str]]) -> list[dict[str, str]]:
@@ -96,6 +123,8 @@ def _app_policies(mirrors: Path, taken: list[dict[str, str]]) -> list[dict[str, 
     grams = [_grams(read_pinned(row["repository"], row["commit"], row["path"], mirrors)) for row in taken]
     rows = []
     for app in csv.DictReader(listing.splitlines()):
+        if urllib.parse.urlsplit(app["URL"]).hostname in THIRD_PARTY_PAGES:
+            continue
         path = f"{folders[app['No']]}/cleaned.html"
         text = _grams(read_pinned(repository, commit, path, mirrors))
         key = _name_key(app["Name"])
