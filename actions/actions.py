@@ -335,7 +335,7 @@ class ActionAnswerQuestion(EngineAction):
         policies = await run_engine(_policy_infos)
         names = [p["name"] for p in policies]
         named, _ = _mentioned_policies(tracker, names)
-        if not named and await run_engine(_corpus_named, question):
+        if not named and not mentioned(question, names) and await run_engine(_corpus_named, question):
             return await answer_from_corpus(dispatcher, style, question)
         current = _current_policy(tracker, policies)
         policy = named[0] if len(named) == 1 else current

@@ -237,6 +237,9 @@ def test_a_stored_policy_named_in_the_question_is_answered_from_the_store_not_th
     result = run_action(stack, "action_answer_question", "Does instagram.com sell my data?", "ask_question",
                         entities=entity("instagram.com"))
     assert "(from the corpus)" not in texts(result) and slots_set(result)["policy"] == "instagram.com"
+    untagged = run_action(stack, "action_answer_question", "Does instagram.com sell my data?", "ask_question",
+                          slots={"policy": "amazon.com"})  # named in the words only, no entity
+    assert "(from the corpus)" not in texts(untagged)
 
 
 def test_which_of_them_is_asked_across_the_corpus(stack):
