@@ -48,9 +48,17 @@ logger = logging.getLogger(__name__)
 
 
 class CustomPayloadSocketIOOutput(SocketIOOutput):
-    """Rasa's socketio output, except that a custom payload (an action's `json_message`) reaches the
-    client as `{"custom": payload}` in the room of the conversation, as every other message does (Rasa
-    passes the payload's keys to `emit` as its arguments instead)."""
+    """Rasa's socketio output, except that
+    - a custom payload (an action's `json_message`) reaches the client as `{"custom": payload}` in the room of
+      the conversation, as every other message does (Rasa passes the payload's keys to `emit` as its arguments
+      instead);
+    - a text reaches it as one message. Rasa sends each paragraph as a message of its own, so a long reply
+      (the passages behind an answer) trickled in part by part, and a part still on its way when the person sent
+      the next question was shown, and kept in the page's transcript, after that question. The page renders
+      Markdown: the paragraphs are kept inside the one message."""
+
+    async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
+        await self._send_message(recipient_id, {"text": text.strip()})
 
     async def send_custom_json(self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any) -> None:
         await self._send_message(recipient_id, {"custom": json_message})

@@ -76,7 +76,7 @@
     if (last < line.length) parent.appendChild(document.createTextNode(decodeReferences(line.slice(last))));
   }
 
-  // One message of the bot (Rasa sends each paragraph as its own message) as DOM nodes.
+  // One message of the bot (its paragraphs separated by blank lines: the channel sends a reply whole) as DOM nodes.
   function renderMarkdown(text) {
     var fragment = document.createDocumentFragment();
     var list = null;

@@ -285,6 +285,11 @@ def test_a_reload_keeps_the_conversation_under_the_server_issued_id(page, stack)
     assert page.locator("#log .card .headline").last.inner_text() == answer["headline"]
     why = send(page, "why?", "passage")
     assert "Can I delete my account?" in why and "“" in why
+    # The reply comes whole, as one message: before, each paragraph was a message of its own, and those still on
+    # their way when the next question was sent were drawn (and kept) after it.
+    kept = page.evaluate("JSON.parse(sessionStorage.getItem('privacy-assistant.transcript')).pop()")
+    assert kept["kind"] == "bot" and "passage" in kept["message"]["text"], kept
+    assert kept["message"]["text"].count("\n\n> ") >= 2, kept  # the passages, each a quote paragraph
 
     # Sent, then the page reloads before any answer can come. Sent only once the page is connected: a page whose
     # polling connection dropped for a moment (a loaded machine) says "Not sent" and keeps nothing to wait for.
