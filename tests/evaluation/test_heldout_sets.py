@@ -59,7 +59,7 @@ def _rows(name: str) -> list[dict]:
 
 
 def test_the_sets_are_the_dev_set_the_free_question_sets_and_twelve_held_out_ones():
-    assert [s.name for s in all_sets()] == [DEV, "blind1", "blind2", "blind3", "blind4", "freedev",
+    assert [s.name for s in all_sets()] == [DEV, "blind1", "blind2", "blind3", "blind4", "blind5", "freedev",
                                             *(f"heldout{n}" for n in range(1, 13))]
 
 
@@ -161,7 +161,7 @@ def test_rebuild_writes_the_pinned_policies_that_parse_as_labelled(name, tmp_pat
         if row.get("sha256"):
             assert hashlib.sha256(path.read_bytes()).hexdigest() == row["sha256"]
         sentences = build_policy(load_document(path, DEFAULT_MAX_BYTES)).sentences
-        assert len(sentences) > 50
+        assert len(sentences) > 30  # a whole policy, not a stub (Signal's and Deliveroo's summary page are short)
         texts = {sentence.text for sentence in sentences}
         for r in (r for r in rows if r["policy_file"] == row["file"]):
             item = (row["file"], r.get("facet") or r["question"])
