@@ -55,6 +55,24 @@ def served_corpus() -> Path | None:
     return Path(folder).expanduser() if folder else None
 
 
+def check_served_corpus() -> None:
+    """Refuse to start on an `ASSISTANT_CORPUS` that holds no stored policy, with one line, rather than answer every
+    question with that error."""
+    corpus = served_corpus()
+    if corpus is None:
+        return
+    from assistant.corpus.catalogue import services  # lazy: pandas and FAISS, for a corpus only
+    from assistant.foundation.errors import AssistantError
+
+    try:
+        stored = services(corpus)
+    except AssistantError as error:
+        raise SystemExit(f"ASSISTANT_CORPUS: {error}") from None
+    if not stored:
+        raise SystemExit(f"ASSISTANT_CORPUS: {corpus} holds no stored policy (every document was refused or failed).")
+    logger.info("Answering from the corpus at %s too (%d services).", corpus, len(stored))
+
+
 def _call(function: Callable[..., T], *args: object) -> T:
     return function(get_assistant(), *args)
 

@@ -29,6 +29,7 @@ def main() -> None:
     args = parser.parse_args()
 
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    runtime.check_served_corpus()
     utils.update_sanic_log_level()
     executor = ActionExecutor()
     executor.register_package("actions")

@@ -266,9 +266,16 @@ def _ordinary_words(corpus: Path, parts: tuple[str, ...], names: tuple[str, ...]
 
 
 def services(corpus: Path) -> list[str]:
-    """The services the corpus answers for: those whose latest version was stored."""
+    """The services the corpus answers for: those whose latest version was stored. Read once per set of committed
+    parts (the chat asks it on every turn)."""
+    return list(_services(corpus.resolve(), tuple(sorted(committed_parts(corpus)))))
+
+
+@lru_cache(maxsize=2)
+def _services(corpus: Path, parts: tuple[str, ...]) -> tuple[str, ...]:
+    del parts  # the cache key: a run that adds parts is read again
     policies, _ = load_policies(corpus)
-    return sorted(latest_versions(policies)["service"].tolist())
+    return tuple(sorted(latest_versions(policies)["service"].tolist()))
 
 
 def named_in(corpus: Path, question: str) -> list[str]:

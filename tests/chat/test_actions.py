@@ -3,6 +3,9 @@ protocol) with real ingested policies."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -396,3 +399,15 @@ def test_models_load_once_per_action_server_process(stack):
     assert log.count("Assistant engine loaded") == 1
     for model in ("embedder", "retriever", "reader"):  # each model of the answer path, once
         assert log.count(f"Loading model {model} ") == 1, model
+
+
+def test_the_action_server_refuses_to_start_on_a_folder_that_is_not_a_corpus(tmp_path):
+    """A mistyped ASSISTANT_CORPUS stops the start with one line, instead of an error on every question."""
+    (tmp_path / "notes.txt").write_text("not a corpus", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "actions.server", "--port", "0", "--no-warm-up"], cwd=ROOT,
+                          env={**os.environ, "ASSISTANT_CORPUS": str(tmp_path)}, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"ASSISTANT_CORPUS: {tmp_path}: no corpus tables here (run `assistant corpus ingest … --out {tmp_path}`).")
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "not a corpus"  # nothing written or removed
