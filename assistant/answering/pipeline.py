@@ -28,7 +28,7 @@ class AnswerPipeline:
 
     def rank(self, question: str, version: PolicyVersion) -> EvidenceRanking:
         """The version's candidate sentences for `question`, best first (or why there are none)."""
-        understood = self.understanding.run(question)
+        understood = self.understanding.run(question, version.name)
         sentences = self.search.sentences(version) if understood.reason is None else []
         relevance = self.search.run(version, understood.text) if understood.reason is None else None
         answer_scores = None if relevance is None or self.answer_scorer is None or understood.facet is None else (

@@ -68,6 +68,12 @@ class Facet:
     denial: Words | None = None
     condition: Words | None = None
     conditional_opening: str = ""  # how a headline opens when `condition` matches ("Only with a parent or guardian")
+    # The question words name the topic beyond doubt ("Do Not Track"): the word rules' facet stands over the facet
+    # classifier's, which was trained without it.
+    decisive: bool = False
+    # The facet's `denial` words are its only "no": its sentences' other negations deny other practices ("turn on
+    # … Do Not Sell or Share", "GitHub will not share your data" on detecting the signal).
+    denial_only: bool = False
 
     def covers_parts(self, question: str, sentence: str) -> bool | None:
         """Whether `sentence` speaks of every part of the facet `question` asks for; None when the question does
@@ -129,6 +135,23 @@ _HANDS_OVER = (r"\b(?:share[sd]?(?! with us\b)|sharing|disclos\w*|provide[sd]?(?
 
 # Within one item of a list: no item marker (" - ", "•", a dash between table cells) or semicolon in between.
 _IN_ONE_ITEM = r"(?:(?!\s[-–—•]\s)[^;•])*?"
+
+# Browser privacy signals: Do Not Track, and Global Privacy Control with the other opt-out preference signals.
+_DNT = r"\bdo[- ]not[- ]track\b|\bDNT\b"
+_GPC = r"\bglobal privacy controls?\b|\bGPC\b|\bopt-?out preference signals?\b|\buniversal opt-?out(?: mechanisms?)?\b"
+# what the service does on the signal
+_RESPONDS = (r"\b(?:respond\w*|response|honou?r\w*|recogni[sz]\w*|support\w*|process\w*|treat\w*|comply|complies|"
+             r"obey\w*|act on|acts on|action|detect\w*|accept\w*|accommodat\w*|affected|configured|designed|"
+             r"as (?:a|an|your) (?:valid )?(?:request|opt-out)|stop\w*|turns? off|opt(?:s|ed)? (?:you )?out|frictionless)\b")
+_IGNORES_SIGNAL = (r"(?:\bnot\b|n[’']t\b|\bnever\b|\bno longer\b|\bunable to\b|\bcannot\b)(?:\s+\w+){0,5}?\s+"
+                   r"(?:respond|honou?r|recogni[sz]e|support|process|act|take (?:any )?action|comply|obey|alter|change|"
+                   r"treat|accept|detect|accommodate|be affected)\w*|\bno (?:action|response)\b|\bignores?\b")
+_SOME_PLACES = (r"\b(?:where|when|if|as) (?:it is |legally |technically )?(?:required|feasible|possible|capable|applicable)\b|"
+                r"\b(?:in accordance with|under|as required by) (?:the )?applicable (?:laws?|legislation)\b|"
+                r"\bin (?:certain |some )?(?:jurisdictions|states|regions)\b|\bresidents\b|\bto the extent\b")
+# a pointer to where the answer is, or a plan for later: no statement of what the service does
+_POINTER = (r"\bhow (?:we|to|they|it) (?:respond|handle|treat)|\bfor (?:more )?(?:details|information)\b|\bto learn more\b|"
+            r"\bplease (?:see|visit|refer)\b|\bin the future\b|\bmay (?:develop|adopt)\b")
 
 # Order matters: the first facet whose question words match wins (specific before general).
 FACETS = (
@@ -262,6 +285,21 @@ FACETS = (
           # where the data is kept, or "regardless of / depending on your location": not where you are
           not_about=_words(r"\b(?:storage|processing|server|hosting)(?: and (?:storage|processing))? locations?\b|"
                            r"\b(?:regardless of|depending on) (?:\w+ ){0,2}locations?\b")),
+    # whether the service honours a browser's privacy signal: Do Not Track, or Global Privacy Control and other opt-out
+    # preference signals, which many policies answer differently ("we do not respond to DNT …; we honor GPC") — each
+    # asked of the statements naming it (`tests/fixtures/browser_signal_sentences.tsv`: real sentences, labelled
+    # blind). Ahead of cookies: "Do you respect Do Not Track?" asks about the signal, not the tracking.
+    Facet("do_not_track", _words(_DNT + r"|\bbrowser(?:['’]s)? (?:privacy )?signals?\b"),
+          # "… respond to this signal, and we do not take any action in response to this signal": the sentence after
+          # the one that names it
+          _words(_DNT + r"|\b(?:this|these|such) (?:browser )?(?:signals?|requests?|settings?)\b"),
+          "honours Do Not Track signals", "does not honour Do Not Track signals", refines="cookies_tracking",
+          decisive=True, denial_only=True, beyond_retriever=True, also=_words(_RESPONDS), not_about=_words(_POINTER),
+          denial=_words(_IGNORES_SIGNAL), condition=_words(_SOME_PLACES), conditional_opening="Only in some cases"),
+    Facet("privacy_signal", _words(_GPC), _words(_GPC), "honours Global Privacy Control (opt-out preference) signals",
+          "does not honour Global Privacy Control (opt-out preference) signals", refines="cookies_tracking",
+          decisive=True, denial_only=True, beyond_retriever=True, also=_words(_RESPONDS), not_about=_words(_POINTER),
+          denial=_words(_IGNORES_SIGNAL), condition=_words(_SOME_PLACES), conditional_opening="Only in some cases"),
     Facet("cookies_tracking", _words(r"\b(?:cookies?|track|tracks|tracking|beacons?|pixels?)\b"),
           _words(r"\b(?:cookies?|web beacons?|pixel tags?|pixels|clear gifs?|tracking technolog\w*|local storage|"
                  r"flash|tracking)\b"),

@@ -66,8 +66,10 @@ ASKS_NOTHING = Frame()  # a question that names no action and nothing specific
 
 def frame_of(question: str, words: Vocabulary | None = None, policy: str = "") -> Frame:
     """The frame of a question: its action (from its verb), the concepts it names, and the names no concept covers
-    (not the policy's own: `policy`)."""
+    (not the policy's own: `policy`). The policy's own name is who is asked, not what is asked about: "Does LinkedIn
+    import my contacts?" asked of LinkedIn's policy names no recipient (`without_own_name`)."""
     words = words or vocabulary()
+    question = without_own_name(question, policy)
     action = next((name for name, pattern in _QUESTION_ACTION_PATTERNS if pattern.search(question)), None)
     objects = tuple(o for o in words.named_in(question, OBJECT_KINDS) if not words.concepts[o].generic and (
         words.concepts[o].kind != PURPOSE or any(_PURPOSE_CUE.search(question[:at])
@@ -114,6 +116,40 @@ def in_policy(frame: Frame, policy: str, sentences: list[str]) -> Frame:
         return _is_policy(name, policy) or uses >= max(3, OWN_NAME_SHARE * len(sentences))
     names = tuple(n for n in frame.names if not own(n))
     return frame if names == frame.names else Frame(frame.action, frame.objects, names)
+
+
+# A word as a question writes a name: with a domain ("Booking.com"), a possessive ("LinkedIn's"), an ampersand.
+_WORD = re.compile(r"[\w&]+(?:[.'’-][\w&]+)*(?:['’]s?)?")
+_POSSESSIVE = re.compile(r"['’]s?$")
+MIN_OWN_NAME = 4  # characters: a shorter word is never read as the policy's name ("in" of "linkedin")
+
+
+def without_own_name(question: str, policy: str) -> str:
+    """The question with the policy's own name put as "it" ("its"): its stored name, without its domain, or,
+    capitalised, the first half of it at least ("Booking" for "booking.com", "Proton" for "protonmail"; not "linked"
+    for "linkedin"), in one word or two ("Hugging Face"). The asked company is the first party: a company that is a recipient in other policies ("LinkedIn",
+    "Google", "Experian" in `lang/concepts.toml`) is none in its own."""
+    own = re.sub(r"\W", "", policy.lower())
+    if len(own) < MIN_OWN_NAME:
+        return question
+
+    def is_own(words: str) -> bool:
+        plain = re.sub(r"\W", "", _POSSESSIVE.sub("", words).lower())
+        return len(plain) >= MIN_OWN_NAME and (
+            plain == own or (own.startswith(plain) and 2 * len(plain) >= len(own) and words[:1].isupper())
+            or re.fullmatch(rf"{re.escape(plain)}(?:com|net|org|io|co|app|ai)", own) is not None)
+
+    words = list(_WORD.finditer(question))
+    parts, at, n = [], 0, 0
+    while n < len(words):
+        pair = question[words[n].start():words[n + 1].end()] if n + 1 < len(words) else ""
+        span = 2 if pair and is_own(pair) and " " in pair and pair.count(" ") == 1 else 1 if is_own(words[n].group()) else 0
+        if span:
+            last = words[n + span - 1]
+            parts += [question[at:words[n].start()], "its" if _POSSESSIVE.search(last.group()) else "it"]
+            at = last.end()
+        n += span or 1
+    return "".join(parts) + question[at:]
 
 
 def _is_policy(name: str, policy: str) -> bool:

@@ -9,7 +9,7 @@ from assistant.models.facets.model import FacetClassifier
 from assistant.models.questions.model import ANSWERABLE, QuestionClassifier
 from assistant.models.retriever.model import Embedder
 from assistant.understanding.facets import ACTION_FACETS, FACET_ACTIONS, WHERE_INSTEAD, facet_of, question_type
-from assistant.understanding.frame import ASKS_NOTHING, Frame, frame_of, under_facet
+from assistant.understanding.frame import ASKS_NOTHING, Frame, frame_of, under_facet, without_own_name
 
 BEYOND_POLICY = "beyond_policy"
 # Facets specific enough that a question on them is one a policy answers, whatever the classifier's
@@ -20,7 +20,8 @@ POLICY_FACETS = frozenset({"ai_training", "sale", "children", "children_use", "i
 
 # Facets whose words alone make a question one a policy answers, whatever the classifier reads ("How old do I have
 # to be to use it?", "How do I delete my account?" read as out of scope: the policy states the age and your rights).
-RULE_ANSWERABLE = frozenset({"children_use", "deletion", "access_correction", "opt_out_ads"})
+RULE_ANSWERABLE = frozenset({"children_use", "deletion", "access_correction", "opt_out_ads", "do_not_track",
+                             "privacy_signal"})
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,11 @@ class QuestionUnderstanding:
         self._remember = frozenset(remember)
         self._remembered: dict[str, UnderstoodQuestion] = {}
 
-    def run(self, question: str) -> UnderstoodQuestion:
+    def run(self, question: str, policy: str = "") -> UnderstoodQuestion:
+        """The question understood; asked of `policy` (its stored name), the policy's own name in it is who is asked,
+        not a recipient (`understanding.frame.without_own_name`)."""
+        if policy and without_own_name(question, policy) != question:
+            return self._understand(question, policy)
         if question in self._remembered:
             return self._remembered[question]
         understood = self._understand(question)
@@ -62,14 +67,14 @@ class QuestionUnderstanding:
             self._remembered[question] = understood
         return understood
 
-    def _understand(self, text: str) -> UnderstoodQuestion:
+    def _understand(self, text: str, policy: str = "") -> UnderstoodQuestion:
         embedding = self.embedder.encode([text])[0]
         rule_facet = facet_of(text)
         rule_name = rule_facet.name if rule_facet else None
         kind, facet_name = question_type(text), self.facets.decide(embedding, rule_facet and (rule_facet.refines or rule_name))
-        if rule_facet is not None and rule_facet.refines == facet_name:  # the rules' narrower question within it
-            facet_name = rule_name
-        asked = frame_of(text)
+        if rule_facet is not None and (rule_facet.refines == facet_name or rule_facet.decisive):
+            facet_name = rule_name  # the rules' narrower question within it, or a topic their words name beyond doubt
+        asked = frame_of(text, policy=policy)
         facet_name = practice_asked(facet_name, rule_name, asked.action) or facet_name
         if kind == "where":
             facet_name = WHERE_INSTEAD.get(facet_name, facet_name)

@@ -245,6 +245,8 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
         return CONDITIONAL
     if facet is not None and facet.denial is not None and facet.denial.search(text):
         return NO
+    if facet is not None and facet.denial_only:
+        return YES
     if not denied(sentence.facts, text):
         # done only on your choice ("If you choose to allow …, we may collect", "Users may choose to send us audio",
         # "only with your permission"): only if — not for the rights you exercise ("you can choose to delete")

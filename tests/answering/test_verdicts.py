@@ -257,3 +257,31 @@ def test_how_old_is_answered_with_the_age(amazon):
     assert answer.headline == f"The amazon policy says: “under 18” (sentence {answer.evidence[0].sentence_id})."
     children = amazon.ask("Can children use the site?", policy="amazon")
     assert children.verdict == "conditional" and "parent or guardian" in children.evidence[0].text
+
+
+def test_a_browser_signal_question_is_answered_by_the_signal_it_names_and_the_policy_s_name_is_no_recipient(
+        assistant, tmp_path):
+    # The signal sentences are real policies' (tests/fixtures/browser_signal_sentences.tsv).
+    policy = tmp_path / "linkedin.md"
+    policy.write_text(
+        "# Privacy policy\n\n## Cookies\n\nWe use cookies to remember your settings and to measure traffic.\n\n"
+        "## Do Not Track\n\n"
+        "Some Internet browsers, such as Internet Explorer, Microsoft-Edge, Firefox, and Safari, include the ability "
+        "to transmit \"Do Not Track\" or \"DNT\" signals. Since uniform standards for \"DNT\" signals have not been "
+        "adopted, our Sites do not currently process or respond to \"DNT\" signals.\n\n"
+        "## Opt-out preference signals\n\n"
+        "We will process the GPC signal as a request to opt-out of the sale or sharing of your personal "
+        "information.\n\n## Contacts\n\n"
+        "We collect the contacts in your address book when you upload them to find people you know.\n")
+    assistant.ingest(policy, name="linkedin", force=True)
+    dnt = assistant.ask("Does LinkedIn respect Do Not Track?", policy="linkedin")
+    assert (dnt.verdict, dnt.facet) == ("no", "do_not_track") and "respond to" in dnt.evidence[0].text, dnt.headline
+    assert "does not honour Do Not Track signals" in dnt.headline
+    gpc = assistant.ask("do you honor global privacy control signals", policy="linkedin")
+    assert (gpc.verdict, gpc.facet) == ("yes", "privacy_signal") and "GPC" in gpc.evidence[0].text, gpc.headline
+    contacts = assistant.ask("Does LinkedIn collect my contacts?", policy="linkedin")
+    assert contacts.verdict == "yes" and "address book" in contacts.evidence[0].text, contacts.headline
+    assert "social networks" not in contacts.headline, contacts.headline
+    assistant.ingest(policy, name="acme", force=True)  # the same text under another name: LinkedIn is a recipient
+    shared = assistant.ask("Does Acme share my contacts with LinkedIn?", policy="acme")
+    assert shared.verdict == "not_stated", shared.headline
