@@ -20,6 +20,7 @@ from assistant.answering.ranking import EvidenceRanking
 from assistant.answering.selection import Selection
 from assistant.answering.ways import CONTACT, find_ways
 from assistant.foundation.reasons import POLICY_SILENT, explain_reason
+from assistant.understanding.claim import Claim, claim_of
 from assistant.understanding.concepts import DATA, PLACE, PURPOSE, RECIPIENT, vocabulary
 from assistant.understanding.facets import ASKS_AGE, ASKS_CONTROLLER, BY_NAME, YES_NO, Facet
 from assistant.understanding.frame import Frame, grounded, speaks_of_action, states_objects
@@ -133,12 +134,14 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
             verdict, scope = stance(sentence, BY_NAME.get(facet)), None
     # the frame's words where it names what the facet's own words do not (its objects are those the facet leaves)
     says_frame = _says_frame(frame)
+    claim = claim_of(ranking.question, policy) if facet is None and not says_frame else None
     if scope:
-        does = _frame_phrase(frame, verdict == YES) if says_frame else _facet_phrase(BY_NAME.get(facet), verdict)
+        does = (_frame_phrase(frame, verdict == YES) if says_frame
+                else _facet_phrase(BY_NAME.get(facet), verdict, claim))
         subject = "" if not says_frame and facet is not None and BY_NAME[facet].about_you else "it "
         return Verdict(SCOPED, f"Only for some ({scope}) — {policy} says {subject}{does} {cited}.", support)
     headline = (_frame_headline(verdict, policy, frame, cited, sentence.text) if says_frame
-                else _headline(verdict, policy, BY_NAME.get(facet), cited, sentence.text))
+                else _headline(verdict, policy, BY_NAME.get(facet), cited, sentence.text, claim))
     opposite = _opposite(ranking, support, BY_NAME.get(facet), verdict) if verdict in (YES, NO) else None
     if opposite is not None:  # the policy says both: both are shown, not one chosen silently
         other = ranking.ranked[opposite].sentence.ordinal
@@ -190,7 +193,9 @@ def _opposite(ranking: EvidenceRanking, support: int, facet: Facet | None, verdi
 _ABOUT_DATA = re.compile(r"\b(?:information|data|details|personal|content|identifiers?)\b", re.IGNORECASE)
 
 
-def _facet_phrase(facet: Facet | None, verdict: str) -> str:
+def _facet_phrase(facet: Facet | None, verdict: str, claim: Claim | None = None) -> str:
+    if facet is None and claim is not None:
+        return claim.does if verdict == YES else claim.does_not
     if facet is None:
         return "does so" if verdict == YES else "does not"
     return facet.does if verdict == YES else facet.does_not
@@ -375,17 +380,24 @@ def _support(ranking: EvidenceRanking, facet: Facet | None) -> int | None:
     return next((i for i in (denial, preferred) if i is not None), stated[0])
 
 
-def _headline(verdict: str, policy: str, facet: Facet | None, cited: str, quote: str = "") -> str:
+def _headline(verdict: str, policy: str, facet: Facet | None, cited: str, quote: str = "",
+              claim: Claim | None = None) -> str:
+    """The headline in the facet's words; for a question no facet covers, in the question's own (`claim`: "Yes —
+    instacart says it records customer support calls"), else the generic "the … policy says so"."""
     if verdict == CONDITIONAL and facet is not None and facet.conditional_opening and facet.condition.search(quote):
         return f"{facet.conditional_opening} — {policy} says it {facet.does} as quoted below {cited}."
     if verdict == CONDITIONAL:
         consent = on_consent(quote)
         condition = "only with your consent" if consent else "only under the conditions quoted below"
         opening = "Only with your consent" if consent else "Only in some cases"
+        if facet is None and claim is not None:
+            return f"{opening} — {policy} says it {claim.does} {condition} {cited}."
         if facet is None:
             return f"{opening} — the {policy} policy says so {condition} {cited}."
         subject = "" if facet.about_you else "it "
         return f"{opening} — {policy} says {subject}{facet.does} {condition} {cited}."
+    if facet is None and claim is not None:
+        return f"{verdict.capitalize()} — {policy} says it {claim.does if verdict == YES else claim.does_not} {cited}."
     if facet is None:
         said = "so" if verdict == YES else "not"
         return f"{verdict.capitalize()} — the {policy} policy says {said} {cited}."

@@ -285,3 +285,14 @@ def test_a_browser_signal_question_is_answered_by_the_signal_it_names_and_the_po
     assistant.ingest(policy, name="acme", force=True)  # the same text under another name: LinkedIn is a recipient
     shared = assistant.ask("Does Acme share my contacts with LinkedIn?", policy="acme")
     assert shared.verdict == "not_stated", shared.headline
+
+
+def test_a_question_no_facet_covers_is_answered_in_its_own_words(assistant, tmp_path):
+    policy = tmp_path / "helpdesk.md"
+    policy.write_text("# Privacy notice\n\n## Support\n\n"
+                      "We record customer support calls for training and quality purposes.\n\n"
+                      "## Cookies\n\nWe use cookies to remember your settings.\n")
+    assistant.ingest(policy, name="helpdesk", force=True)
+    calls = assistant.ask("Do they record customer support calls?", policy="helpdesk")
+    assert calls.facet is None and calls.verdict == "yes", (calls.facet, calls.headline)
+    assert calls.headline.startswith("Yes — helpdesk says it records customer support calls (sentence"), calls.headline
