@@ -69,11 +69,13 @@ def frame_of(question: str, words: Vocabulary | None = None, policy: str = "") -
     (not the policy's own: `policy`). The policy's own name is who is asked, not what is asked about: "Does LinkedIn
     import my contacts?" asked of LinkedIn's policy names no recipient (`without_own_name`)."""
     words = words or vocabulary()
-    question = without_own_name(question, policy)
-    action = next((name for name, pattern in _QUESTION_ACTION_PATTERNS if pattern.search(question)), None)
-    objects = tuple(o for o in words.named_in(question, OBJECT_KINDS) if not words.concepts[o].generic and (
-        words.concepts[o].kind != PURPOSE or any(_PURPOSE_CUE.search(question[:at])
-                                                 for at in words.concepts[o].places(question))))
+    # the action and the concepts from the question without the policy's name; the names from the question as
+    # written, where a product's name keeps its company's ("Apple Intelligence": the policy's own, as a whole)
+    scan = without_own_name(question, policy)
+    action = next((name for name, pattern in _QUESTION_ACTION_PATTERNS if pattern.search(scan)), None)
+    objects = tuple(o for o in words.named_in(scan, OBJECT_KINDS) if not words.concepts[o].generic and (
+        words.concepts[o].kind != PURPOSE or any(_PURPOSE_CUE.search(scan[:at])
+                                                 for at in words.concepts[o].places(scan))))
     # "… with Bending Spoons or other affiliated companies": the names are examples of the kind asked, not conditions
     names = () if _OR_OTHER.search(question) else tuple(dict.fromkeys(
         n for n in (m.group() for m in _NAME.finditer(question))

@@ -48,3 +48,11 @@ def test_the_name_is_put_as_it_in_one_word_or_two_and_never_a_short_or_lower_cas
     assert without_own_name("Are my linked accounts shared?", "linkedin") == "Are my linked accounts shared?"
     assert without_own_name("Do they share my book reviews?", "booking.com") == "Do they share my book reviews?"
     assert without_own_name("Is it in the EU?", "eu") == "Is it in the EU?"  # a name under 4 characters: untouched
+
+
+def test_a_product_named_after_the_company_stays_the_policy_s_own_name():
+    # blind5, scored once: "… train Apple Intelligence models?" had its "Apple" put as "it", and "Intelligence" was
+    # then a name every answer had to quote (the policy's opt-out form's)
+    frame = frame_of("Does Apple use my data to train Apple Intelligence models?", WORDS, "apple")
+    assert frame.names == () and frame.action == "use"
+    assert "google" not in frame_of("Does Google Maps share my location with advertisers?", WORDS, "google").objects
