@@ -36,6 +36,7 @@ from assistant.understanding.statements import (
     for_some_residents,
     limited_to_some,
     on_consent,
+    on_your_setting,
     scope_of,
     stance,
     states_practice,
@@ -125,6 +126,16 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
     # A stated period is a "yes" to retention even when worded as a limit ("we do not retain … for more than 25 months").
     states_period = facet == "retention" and PERIOD.search(sentence.text)
     verdict = YES if states_period else stance(sentence, BY_NAME.get(facet))
+    own_condition = facet is not None and BY_NAME[facet].condition is not None and BY_NAME[facet].condition.search(
+        sentence.text)  # the facet's own "only if" ("when required by law", for the authorities) stands
+    if verdict == CONDITIONAL and on_your_setting(sentence.text) and not (own_condition or on_consent(sentence.text)):
+        # one case the person chooses, or the law demands, among statements of the practice for everyone: those
+        # answer first ("Unless you have chosen stricter settings, we collect your position" beside "… if the
+        # geolocation feature is enabled"); a practice said to wait on your consent or permission stays "only if"
+        plain = _plain_statement(ranking, support, BY_NAME.get(facet))
+        if plain is not None:
+            support, sentence, verdict = plain, ranking.ranked[plain].sentence, YES
+            cited = f"(sentence {sentence.ordinal})"
     scope = scope_of(sentence.text, BY_NAME.get(facet)) if verdict in (YES, NO) else None
     if scope:  # a statement for some only: a general one among the best comes first, else the answer is scoped
         general = _general_statement(ranking, support, BY_NAME.get(facet))
@@ -176,6 +187,15 @@ def _general_statement(ranking: EvidenceRanking, support: int, facet: Facet | No
     return next((i for i in _statements(ranking, support, facet)[:PREFER_DEPTH]
                  if not scope_of(ranking.ranked[i].sentence.text, facet)
                  and stance(ranking.ranked[i].sentence, facet) in (YES, NO)), None)
+
+
+def _plain_statement(ranking: EvidenceRanking, support: int, facet: Facet | None) -> int | None:
+    """Among the best statements, one that states the practice plainly: a "yes" for everyone, under no condition the
+    person chooses or the law demands (`on_your_setting`)."""
+    return next((i for i in _statements(ranking, support, facet)[:PREFER_DEPTH]
+                 if not scope_of(ranking.ranked[i].sentence.text, facet)
+                 and not on_your_setting(ranking.ranked[i].sentence.text)
+                 and stance(ranking.ranked[i].sentence, facet) == YES), None)
 
 
 def _opposite(ranking: EvidenceRanking, support: int, facet: Facet | None, verdict: str) -> int | None:

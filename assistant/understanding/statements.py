@@ -142,9 +142,8 @@ _YOUR_CHOICE = re.compile(
     r"\bwith your (?:\w+ )?(?:consent|permission)\b|\bonly (?:if|when) you\b", re.IGNORECASE)
 # What you may choose to give or turn on ("Users may choose to send us audio", "You may set your device permissions to
 # grant … access", "if you've chosen to use a voice feature", "only if you select the option to share it").
-# Not a choice of something else that brings the practice along ("if you choose to purchase …", "if you connect a
-# third-party application"): those are cases of it, and the practice stands. (A wider reading of what the person turns
-# on, grants, links or joins was measured and dropped: docs/lab/notebook.md, "conditions you turn on".)
+# What else the person turns on, grants, links, joins or chooses beyond ordinary use, and a legal demand, are read by
+# `on_your_setting` (`lang/conditions.toml`, measured on real sentences labelled blind).
 _PROVIDE = r"(?:send|share|provide|give|upload|submit|record|allow|enable|turn on|use (?:a |the |our )?(?:voice|\w+ feature))"
 _YOU_MAY_CHOOSE = re.compile(
     rf"\b(?:you|users|members|customers) (?:may|can|could) (?:choose|elect|opt|decide) to {_PROVIDE}\b|"
@@ -222,6 +221,33 @@ def _asked_of(facet: Facet | None, group: str) -> bool:
 _COORDINATED = re.compile(r",?\s+(?:or|and|as well as)\s+(?!you\b|we\b|they\b)", re.IGNORECASE)
 
 
+@dataclass(frozen=True)
+class ConditionRule:
+    """One way a statement makes a practice depend on what the person chooses, or on the law (`lang/conditions.toml`)."""
+
+    name: str
+    pattern: re.Pattern
+    match: tuple[str, ...] = ()
+    no_match: tuple[str, ...] = ()
+
+
+@cache
+def condition_rules() -> tuple[ConditionRule, ...]:
+    """The shipped condition rules (`lang/conditions.toml`), their shared verbs filled in, read once per process."""
+    data = tomllib.loads(resources.files("assistant.understanding").joinpath("lang/conditions.toml").read_text("utf-8"))
+    verbs = data.pop("verbs")["words"]
+    return tuple(ConditionRule(name, re.compile(entry["pattern"].replace("{verbs}", verbs), re.IGNORECASE),
+                               tuple(entry.get("match", ())), tuple(entry.get("no_match", ())))
+                 for name, entry in data.items())
+
+
+def on_your_setting(text: str) -> bool:
+    """Whether a statement makes the practice depend on something the person chooses beyond ordinary use ("When you
+    enable Location Services, we collect …", "if you have given us your consent") or on a legal demand: not
+    ordinary use of the service."""
+    return any(rule.pattern.search(text) for rule in condition_rules())
+
+
 def on_consent(text: str) -> bool:
     """Whether the condition a sentence states is your consent or choice ("without your explicit consent", "if you
     choose to allow it"), not some other case."""
@@ -250,7 +276,8 @@ def stance(sentence: Sentence, facet: Facet | None) -> str:
     if not denied(sentence.facts, text):
         # done only on your choice ("If you choose to allow …, we may collect", "Users may choose to send us audio",
         # "only with your permission"): only if — not for the rights you exercise ("you can choose to delete")
-        chosen = (_YOUR_CHOICE.search(text) or _YOU_MAY_CHOOSE.search(text)) and not _CONSENT_WHERE_REQUIRED.search(text)
+        chosen = (_YOUR_CHOICE.search(text) or _YOU_MAY_CHOOSE.search(text) or on_your_setting(text)) and not (
+            _CONSENT_WHERE_REQUIRED.search(text))
         return CONDITIONAL if chosen and not (facet is not None and facet.about_you) else YES
     # the condition must qualify the facet's own clause: "We'll never sell your personal information …, and we
     # won't use your name … without your permission either" is a plain no to selling

@@ -65,7 +65,8 @@ def ask(acme, question: str):
 
 def test_a_question_naming_a_kind_of_data_is_answered_only_by_a_statement_naming_it(acme):
     face = ask(acme, "Do you collect biometric data?")
-    assert face.verdict == "yes" and "face geometry" in face.evidence[0].text, face.headline
+    # stored only when you enable Face Unlock: "only if" (the sets' labelling rule: a feature you turn on)
+    assert face.verdict == "conditional" and "face geometry" in face.evidence[0].text, face.headline
     assert "biometric data" in face.headline
     precise = ask(acme, "Do you collect my precise GPS location?")
     assert precise.verdict == "not_stated", precise.headline  # only the approximate location is stated

@@ -272,7 +272,7 @@ def test_a_browser_signal_question_is_answered_by_the_signal_it_names_and_the_po
         "## Opt-out preference signals\n\n"
         "We will process the GPC signal as a request to opt-out of the sale or sharing of your personal "
         "information.\n\n## Contacts\n\n"
-        "We collect the contacts in your address book when you upload them to find people you know.\n")
+        "We collect the contacts in your address book to suggest people you know.\n")
     assistant.ingest(policy, name="linkedin", force=True)
     dnt = assistant.ask("Does LinkedIn respect Do Not Track?", policy="linkedin")
     assert (dnt.verdict, dnt.facet) == ("no", "do_not_track") and "respond to" in dnt.evidence[0].text, dnt.headline
