@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from assistant.models.facets.model import FacetClassifier
 from assistant.models.questions.model import ANSWERABLE, QuestionClassifier
 from assistant.models.retriever.model import Embedder
+from assistant.understanding.concepts import TOPIC, vocabulary
 from assistant.understanding.facets import ACTION_FACETS, FACET_ACTIONS, WHERE_INSTEAD, facet_of, question_type
 from assistant.understanding.frame import ASKS_NOTHING, Frame, frame_of, under_facet, without_own_name
 
@@ -81,8 +82,11 @@ class QuestionUnderstanding:
         analysis = self.classifier.analyse(embedding)
         frame = under_facet(asked, facet_name)
         # a question naming a kind of data, a recipient, a purpose or a topic policies state ("Will you tell me of a
-        # data breach?") is one for the policy, whatever the classifier's "beyond the policy" says
-        names_practice = bool(frame.objects) and analysis.label == BEYOND_POLICY
+        # data breach?", "Does BeReal give my data to the police?") is one for the policy, whatever the classifier's
+        # "beyond the policy" says — also a data type, recipient or purpose the facet's own words decide (the police,
+        # for the authorities; not a topic such as a breach: "Has it had a data breach?" is about the past)
+        names_practice = analysis.label == BEYOND_POLICY and (bool(frame.objects) or any(
+            vocabulary().concepts[o].kind != TOPIC for o in asked.objects))
         if analysis.label != ANSWERABLE and not (facet_name in POLICY_FACETS and analysis.label == BEYOND_POLICY) and not (
                 facet_name in RULE_ANSWERABLE and rule_name == facet_name) and not names_practice:
             return UnderstoodQuestion(text, analysis.label, analysis.label_probability, question_type=kind,

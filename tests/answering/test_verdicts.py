@@ -296,3 +296,18 @@ def test_a_question_no_facet_covers_is_answered_in_its_own_words(assistant, tmp_
     calls = assistant.ask("Do they record customer support calls?", policy="helpdesk")
     assert calls.facet is None and calls.verdict == "yes", (calls.facet, calls.headline)
     assert calls.headline.startswith("Yes — helpdesk says it records customer support calls (sentence"), calls.headline
+
+
+def test_a_question_naming_the_police_is_one_for_the_policy_and_a_past_breach_is_not(assistant, tmp_path):
+    # read on BeReal's current policy: the question classifier said "beyond the policy", and the police, a concept
+    # the law-enforcement facet decides, no longer counted as naming a practice
+    policy = tmp_path / "bereal.md"
+    policy.write_text("# Privacy policy\n\n## Legal requests\n\n"
+                      "We may share your information with law enforcement agencies in response to a valid court "
+                      "order or subpoena.\n\n## Security\n\nWe protect your data with encryption in transit.\n")
+    assistant.ingest(policy, name="bereal", force=True)
+    police = assistant.ask("Does BeReal give my data to the police?", policy="bereal")
+    assert police.reason != "beyond_policy", police.headline  # the question classifier's reading, overruled
+    assert assistant.ask("Will they give my data to the police?", policy="bereal").verdict == "conditional"
+    breach = assistant.ask("Has BeReal had a data breach?", policy="bereal")
+    assert breach.reason == "beyond_policy", breach.headline
