@@ -148,7 +148,11 @@ _IGNORES_SIGNAL = (r"(?:\bnot\b|n[’']t\b|\bnever\b|\bno longer\b|\bunable to\b
                    r"treat|accept|detect|accommodate|be affected)\w*|\bno (?:action|response)\b|\bignores?\b")
 _SOME_PLACES = (r"\b(?:where|when|if|as) (?:it is |legally |technically )?(?:required|feasible|possible|capable|applicable)\b|"
                 r"\b(?:in accordance with|under|as required by) (?:the )?applicable (?:laws?|legislation)\b|"
-                r"\bin (?:certain |some )?(?:jurisdictions|states|regions)\b|\bresidents\b|\bto the extent\b")
+                r"\bin (?:certain |some )?(?:jurisdictions|states|regions)\b|\bresidents\b|"
+                r"\bto the extent (?:required|permitted|technically|feasible|possible)\b|"
+                # not a reason given for a "no" ("To the extent that uniform standards for DNT have not been adopted,
+                # our Services do not … respond")
+                r"\bto the extent that (?!uniform|no |there)")
 # a pointer to where the answer is, or a plan for later: no statement of what the service does
 _POINTER = (r"\bhow (?:we|to|they|it) (?:respond|handle|treat)|\bfor (?:more )?(?:details|information)\b|\bto learn more\b|"
             r"\bplease (?:see|visit|refer)\b|\bin the future\b|\bmay (?:develop|adopt)\b")

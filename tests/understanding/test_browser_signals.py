@@ -50,3 +50,10 @@ def test_a_question_naming_a_signal_asks_about_that_signal_not_about_tracking():
     assert facet_of("do they respect opt-out preference signals like GPC").name == "privacy_signal"
     assert facet_of("Do they track me with cookies?").name == "cookies_tracking"
     assert BY_NAME["do_not_track"].decisive and BY_NAME["privacy_signal"].decisive
+
+
+def test_a_reason_for_a_no_is_no_condition():
+    # read on Shein's current policy: "Only in some cases — honours Do Not Track" of this denial
+    text = ('To the extent that uniform standards for "DNT" signals have not been adopted, our Services does not '
+            'currently process or respond to "DNT" signals.')
+    assert read(text, "do_not_track") == "no"
