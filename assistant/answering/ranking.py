@@ -15,7 +15,7 @@ from assistant.answering.selection import (
 from assistant.foundation.maths import sigmoid
 from assistant.foundation.reasons import POLICY_SILENT
 from assistant.foundation.types import PolicyVersion, Sentence
-from assistant.understanding.channels import channels_in
+from assistant.understanding.channels import block_of, channels_in
 from assistant.understanding.concepts import PLACE, SAFEGUARD, vocabulary
 from assistant.understanding.facets import ASKS_CONTROLLER, BY_NAME, Facet
 from assistant.understanding.frame import ASKS_NOTHING, Frame, in_policy, states_objects
@@ -142,7 +142,9 @@ def way_candidates(sentences: list[Sentence], relevance: np.ndarray, scores: np.
     chooses among them (`answering.ways`)."""
     found = [i for i, sentence in enumerate(sentences) if i not in taken and relevance[i] > NO_MATCH_LOGIT
              and channels_in(sentence.text)]
-    return sorted(found, key=lambda i: -scores[i])
+    # the other lines of a postal address printed one line per sentence ("Seattle, WA 98101" after "Attn: …")
+    lines = [j for i in found for j in block_of(sentences, i) if j not in taken]
+    return sorted(dict.fromkeys(found + lines), key=lambda i: -scores[i])
 
 
 def place_candidates(sentences: list[Sentence], relevance: np.ndarray, scores: np.ndarray,

@@ -36,6 +36,7 @@ from assistant.understanding.statements import (
     for_some_residents,
     limited_to_some,
     on_consent,
+    on_permission,
     on_your_setting,
     scope_of,
     stance,
@@ -126,9 +127,16 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
     # A stated period is a "yes" to retention even when worded as a limit ("we do not retain … for more than 25 months").
     states_period = facet == "retention" and PERIOD.search(sentence.text)
     verdict = YES if states_period else stance(sentence, BY_NAME.get(facet))
+    gated = yes_no and asks_permission_data(frame)
+    if gated and verdict == YES:  # data behind a device permission: a statement that it waits on the grant answers
+        granted = _permission_statement(ranking, support)
+        if granted is not None:
+            support, sentence, verdict = granted, ranking.ranked[granted].sentence, CONDITIONAL
+            cited = f"(sentence {sentence.ordinal})"
     own_condition = facet is not None and BY_NAME[facet].condition is not None and BY_NAME[facet].condition.search(
         sentence.text)  # the facet's own "only if" ("when required by law", for the authorities) stands
-    if verdict == CONDITIONAL and on_your_setting(sentence.text) and not (own_condition or on_consent(sentence.text)):
+    if verdict == CONDITIONAL and on_your_setting(sentence.text) and not (
+            own_condition or on_consent(sentence.text) or gated):
         # one case the person chooses, or the law demands, among statements of the practice for everyone: those
         # answer first ("Unless you have chosen stricter settings, we collect your position" beside "… if the
         # geolocation feature is enabled"); a practice said to wait on your consent or permission stays "only if"
@@ -198,6 +206,31 @@ def _plain_statement(ranking: EvidenceRanking, support: int, facet: Facet | None
                  and stance(ranking.ranked[i].sentence, facet) == YES), None)
 
 
+PERMISSION_DEPTH = 8  # the grounded candidates read for a statement that device data waits on the person's grant
+
+
+def asks_permission_data(frame: Frame) -> bool:
+    """Whether the question names data an app reaches only through a device permission (contacts, precise location,
+    camera, microphone, photo library, calendar: `permission` in `lang/concepts.toml`)."""
+    return any(vocabulary().concepts[o].permission for o in frame.objects)
+
+
+def _permission_statement(ranking: EvidenceRanking, support: int) -> int | None:
+    """Among the best grounded statements of the asked device data, one that says it is reached on the person's
+    permission or choice (`statements.on_permission`): such data is read only once the person grants access, and
+    a plain statement of it ("Your contacts", in a list of what is collected) leaves that out. None when no
+    statement says so: the plain "yes" stands."""
+    frame = ranking.frame
+    order = [support] + sorted((i for i in range(len(ranking.ranked)) if i != support),
+                               key=lambda i: -(ranking.ranked[i].selection_logit + ranking.ranked[i].answer_score))
+    for i in order[:PERMISSION_DEPTH]:
+        sentence = ranking.ranked[i].sentence
+        if (grounded(frame, sentence.text, sentence.section) and on_permission(sentence.text)
+                and not denied(sentence.facts, sentence.text)):
+            return i
+    return None
+
+
 def _opposite(ranking: EvidenceRanking, support: int, facet: Facet | None, verdict: str) -> int | None:
     """A statement among the best that says the opposite of the verdict for everyone (a "no" beside a "yes"),
     PolicyLint's contradiction; a scoped or conditional one is no contradiction."""
@@ -241,6 +274,9 @@ def _how_long(ranking: EvidenceRanking, support: int) -> Verdict | None:
     facet = BY_NAME["retention"]
     depth = [i for i in range(min(len(ranking.ranked), RETENTION_DEPTH))
              if facet.addressed_by(ranking.ranked[i].sentence.text) or i == support]
+    if ranking.frame.specific:  # "How long do you keep undelivered messages?": its period wherever it ranks
+        depth += [i for i in range(RETENTION_DEPTH, len(ranking.ranked))
+                  if facet.addressed_by(ranking.ranked[i].sentence.text) and _names_asked(ranking, i)]
     general = next((i for i in [support, *depth] if GENERAL_RETENTION.search(ranking.ranked[i].sentence.text)), None)
     periods: list[tuple[int, str]] = []
     for i in depth:
@@ -258,6 +294,10 @@ def _how_long(ranking: EvidenceRanking, support: int) -> Verdict | None:
         return Verdict(None, f"The {policy} policy states no general rule; it states these periods: {stated}.",
                        periods[0][0], tuple(i for i, _ in periods[1:]))
     rule = ranking.ranked[general].sentence
+    if ranking.frame.specific and periods and _asked_data(ranking.frame) != "that":  # the asked data's period first
+        return Verdict(None, f"For {_asked_data(ranking.frame)}, the {policy} policy states: {stated}. Its general "
+                             f"rule: “{said(rule.text, facet)}” (sentence {rule.ordinal}).",
+                       periods[0][0], tuple(i for i, _ in periods[1:]) + (general,))
     headline = f"The {policy} policy says: “{said(rule.text, facet)}” (sentence {rule.ordinal})."
     if periods:
         headline += f" For some data or cases it states: {stated}."

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from assistant.foundation.types import Sentence
+
 
 @dataclass(frozen=True)
 class Channel:
@@ -51,8 +53,50 @@ def channels_in(text: str) -> list[Channel]:
             span = match.span()
             if any(start < span[1] and span[0] < end for start, end in taken):
                 continue
-            value = match.group().strip().rstrip(".,;:")
+            way = match.groupdict().get("way")  # the channel within a longer match: "“Ads”" of "navigate to “Ads”"
+            value = (way or match.group()).strip().rstrip(".,;:")
             if value and all(c.text != value for c in found):
                 found.append(Channel(kind.name, kind.label, value))
                 taken.append(span)
     return found
+
+
+# A line of a postal address printed as a sentence of its own ("Attn: Consumer Care", "1301 Second Avenue",
+# "Dublin 2, Ireland"): short, opening with a capital or a digit, and no clause (no "we", "you", "please", verb of
+# a statement).
+ADDRESS_LINE_WORDS = 8
+_NOT_AN_ADDRESS = re.compile(r"\b(?:we|you|our|your|us|is|are|was|may|will|can|please|if|this|that|which)\b", re.IGNORECASE)
+
+
+def address_line(text: str) -> bool:
+    """Whether a sentence reads as one line of a postal address."""
+    text = text.strip()
+    return (0 < len(text.split()) <= ADDRESS_LINE_WORDS and text[:1].isalnum() and (text[:1].isupper() or text[:1].isdigit())
+            and not _NOT_AN_ADDRESS.search(text) and not text.endswith(("?", "!")))
+
+
+def address_block(texts: list[str], index: int) -> list[int]:
+    """The indexes of the postal address `texts[index]` belongs to, printed one line per sentence, in order: the
+    address lines around it that hold at least one postal channel between them; just `index` when it is no such
+    line. `texts` are consecutive sentences of one section, in document order."""
+    if not address_line(texts[index]):
+        return [index]
+    start, end = index, index
+    while start > 0 and address_line(texts[start - 1]):
+        start -= 1
+    while end + 1 < len(texts) and address_line(texts[end + 1]):
+        end += 1
+    block = list(range(start, end + 1))
+    postal = any(c.kind == "postal" for i in block for c in channels_in(texts[i]))
+    return block if postal and len(block) > 1 else [index]
+
+
+def block_of(sentences: list[Sentence], index: int) -> list[int]:
+    """`address_block` for `sentences[index]` among its section's neighbours (positions in `sentences`, which are
+    consecutive sentences in document order)."""
+    section, lo, hi = sentences[index].section, index, index
+    while lo > 0 and index - lo < ADDRESS_LINE_WORDS and sentences[lo - 1].section == section:
+        lo -= 1
+    while hi + 1 < len(sentences) and hi - index < ADDRESS_LINE_WORDS and sentences[hi + 1].section == section:
+        hi += 1
+    return [lo + k for k in address_block([s.text for s in sentences[lo:hi + 1]], index - lo)]

@@ -31,6 +31,7 @@ class Concept:
     implied_by: tuple[str, ...] = ()  # actions only: the actions that imply this one
     match: tuple[str, ...] = ()  # example sentences it must be found in
     no_match: tuple[str, ...] = ()  # and must not
+    permission: bool = False  # reached only through a permission the person grants on the device
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "label", self.label or self.name.replace("_", " "))
@@ -146,7 +147,8 @@ def load(text: str) -> Vocabulary:
                                 tuple(entry.get("facets", ())), bool(entry.get("generic", False)),
                                 tuple(entry.get("not", ())),
                                 tuple(entry.get("narrower", ())), tuple(entry.get("implied_by", ())),
-                                tuple(entry.get("match", ())), tuple(entry.get("no_match", ()))))
+                                tuple(entry.get("match", ())), tuple(entry.get("no_match", ())),
+                                bool(entry.get("permission", False))))
     return Vocabulary(concepts)
 
 

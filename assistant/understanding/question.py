@@ -69,7 +69,9 @@ class QuestionUnderstanding:
         return understood
 
     def _understand(self, text: str, policy: str = "") -> UnderstoodQuestion:
-        embedding = self.embedder.encode([text])[0]
+        # the classifiers read the asked company as "it": a brand name they never saw is no sign of a question they
+        # cannot make sense of ("How do I reach Grammarly's data protection officer?")
+        embedding = self.embedder.encode([without_own_name(text, policy) if policy else text])[0]
         rule_facet = facet_of(text)
         rule_name = rule_facet.name if rule_facet else None
         kind, facet_name = question_type(text), self.facets.decide(embedding, rule_facet and (rule_facet.refines or rule_name))

@@ -232,13 +232,36 @@ class ConditionRule:
 
 
 @cache
-def condition_rules() -> tuple[ConditionRule, ...]:
-    """The shipped condition rules (`lang/conditions.toml`), their shared verbs filled in, read once per process."""
-    data = tomllib.loads(resources.files("assistant.understanding").joinpath("lang/conditions.toml").read_text("utf-8"))
-    verbs = data.pop("verbs")["words"]
+def _rules(file: str) -> tuple[ConditionRule, ...]:
+    """The condition rules of a file in `lang/`, their shared verbs (a `[verbs]` entry) filled in, read once."""
+    data = tomllib.loads(resources.files("assistant.understanding").joinpath(f"lang/{file}").read_text("utf-8"))
+    verbs = data.pop("verbs", {}).get("words", "")
     return tuple(ConditionRule(name, re.compile(entry["pattern"].replace("{verbs}", verbs), re.IGNORECASE),
                                tuple(entry.get("match", ())), tuple(entry.get("no_match", ())))
                  for name, entry in data.items())
+
+
+def condition_rules() -> tuple[ConditionRule, ...]:
+    """The shipped condition rules (`lang/conditions.toml`)."""
+    return _rules("conditions.toml")
+
+
+# the person's own act that hands device data over: "If you share your contacts, we will collect …", "when you
+# connect your calendar", "once you upload your address book" (for data behind a device permission only)
+_YOU_HAND_IT_OVER = re.compile(r"\b(?:if|when|where|once|whenever|should|after)\s+you\s+(?:\w+ly\s+)?(?:share|sync|"
+                               r"upload|connect|import|link|give us access|grant us access|provide us with access)\b",
+                               re.IGNORECASE)
+
+
+def on_permission(text: str) -> bool:
+    """Whether a statement about data an app reaches through a device permission (contacts, precise location,
+    camera …) says it does so on the person's permission or choice: a condition `stance` reads as theirs ("with
+    your permission", "if you choose to sync your contacts", "in accordance with your device permissions"), or
+    the person's own act of handing it over ("If you share your contacts, …")."""
+    if _CONSENT_WHERE_REQUIRED.search(text):
+        return False
+    return bool(_YOUR_CHOICE.search(text) or _YOU_MAY_CHOOSE.search(text) or on_your_setting(text)
+                or _YOU_HAND_IT_OVER.search(text))
 
 
 def on_your_setting(text: str) -> bool:

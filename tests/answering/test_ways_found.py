@@ -1,0 +1,51 @@
+"""How-to and contact answers find the ways a policy gives: a route for rights requests in general serves each
+right it does not single out another from (after the right's own ways), a named page is a way, and a postal
+address printed one line per sentence is quoted and named whole. On a small policy of our own (none from an
+answers set)."""
+from __future__ import annotations
+
+import pytest
+
+POLICY = """# Juniper privacy notice
+
+## Your rights
+
+You have the right to request deletion of your personal data.
+You have the right to access the personal data we hold about you.
+To submit a correction request, please use our Correction Request Form.
+To exercise any of these rights, please e-mail rights@juniper.example or call 1-800-JUNIPER.
+
+## Marketing
+
+You can unsubscribe from our newsletter in your account settings.
+
+## Contact us
+
+If you have questions about this notice, you can write to our Data Protection Officer at:
+
+Juniper Labs Ltd., Attn: Data Protection Officer  
+12 Harbour Street  
+Bristol BS1 4QA
+"""
+
+
+@pytest.fixture
+def juniper(assistant, tmp_path):
+    path = tmp_path / "juniper.md"
+    path.write_text(POLICY)
+    assistant.ingest(path, name="juniper", force=True)
+    return assistant
+
+
+def test_a_general_rights_route_is_a_way_for_each_right(juniper):
+    answer = juniper.ask("How do I get my data deleted?", policy="juniper")
+    assert "rights@juniper.example" in answer.headline and "1-800-JUNIPER" in answer.headline, answer.headline
+    assert "Correction Request Form" not in answer.headline  # another right's own route
+    assert any(e.text.startswith("To exercise any of these rights") for e in answer.evidence)
+
+
+def test_an_address_printed_line_by_line_is_named_whole(juniper):
+    answer = juniper.ask("What is the postal address of your data protection officer?", policy="juniper")
+    assert "Attn: Data Protection Officer, 12 Harbour Street, Bristol BS1 4QA" in answer.headline, answer.headline
+    quoted = [e.text for e in answer.evidence]
+    assert "12 Harbour Street" in quoted and "Bristol BS1 4QA" in quoted
