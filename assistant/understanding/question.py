@@ -2,6 +2,7 @@
 OPP-115 practices is it about?"""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -81,6 +82,8 @@ class QuestionUnderstanding:
         facet_name = practice_asked(facet_name, rule_name, asked.action) or facet_name
         if kind == "where":
             facet_name = WHERE_INSTEAD.get(facet_name, facet_name)
+        if facet_name == ACCESS_RIGHT and ACCESSED_BY_OTHERS.search(text) and not ASKED_BY_THE_PERSON.search(text):
+            facet_name = None  # "Does the app access my contacts?": what they do with the data, not your right
         analysis = self.classifier.analyse(embedding)
         frame = under_facet(asked, facet_name)
         # a question naming a kind of data, a recipient, a purpose or a topic policies state ("Will you tell me of a
@@ -98,6 +101,16 @@ class QuestionUnderstanding:
 
 
 COLLECT = "collect"
+
+
+ACCESS_RIGHT = "access_correction"
+# Someone else reaching the data — the company, its app or staff, other users: "Does the app access my contacts?",
+# "Can moderators see my IP address?", "Do shoppers see my home address?" — asks a practice, not your right to see
+# your data ("Can I access my data?", "How do I see what they hold about me?"). Measured on the 29 such questions of the
+# answers sets' readers that the facet classifier had read as the right.
+ACCESSED_BY_OTHERS = re.compile(r"\b(?:can|could|does|do|did|will|would|may|might|is|are)\s+(?:[\w'’/-]+\s+){1,5}?"
+                                r"(?:access|see|read|scan|view|look at|listen to|get access to)\b", re.IGNORECASE)
+ASKED_BY_THE_PERSON = re.compile(r"\b(?:I|me|myself)\b|\bI['’](?:m|ve|d)\b")
 
 
 def practice_asked(facet: str | None, rule_facet: str | None, action: str | None) -> str | None:

@@ -46,3 +46,21 @@ def test_questions_written_blind_reach_the_facet_of_the_practice_they_ask(unders
              for row, facet in zip(rows, routed, strict=True)]
     assert sum(right) >= ROUTED_FLOOR, [(r["question"], f) for r, f, ok in zip(rows, routed, right, strict=True) if not ok]
     assert understanding.run("Do they sell my location data?").facet == "sale"
+
+
+# Someone else reaching the data (the app, staff, other users) asks a practice, not your right of access: questions
+# the answers sets' readers wrote, which the facet classifier had read as the right (29 of them in the sets).
+OTHERS_REACHING = ["Does the Discord app access my phone contacts?", "Can moderators see my IP address?",
+                   "Does Temu access my camera or photos?", "Can my driver see my real phone number?",
+                   "Do shoppers see my home address and phone number?", "Can Spotify access the photos on my phone?"]
+# and the person's own right, as the readers wrote it (labelled access_correction)
+YOUR_RIGHT = ["Is there a way to review my personal information and fix what's wrong?",
+              "Can I see the personal data they hold about me?", "Can I get a copy of my data and fix anything that is wrong?",
+              "Can I view and correct the information they have on me?"]
+
+
+def test_someone_else_reaching_the_data_is_a_practice_not_the_right_of_access(understanding):
+    for question in OTHERS_REACHING:
+        assert understanding.run(question).facet != "access_correction", question
+    for question in YOUR_RIGHT:
+        assert understanding.run(question).facet == "access_correction", question
