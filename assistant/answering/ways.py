@@ -3,19 +3,22 @@ policy gives — e-mail addresses, links, phone numbers, settings, forms, postal
 channel, before the sentence that states the right.
 
 A way counts when its sentence is the supporting one, speaks of the question's facet (`Facet.addressed_by`, or
-names the right in a request: "To submit a deletion request, visit …"), or, for a right, is a route for rights
-requests in general that singles out no other right ("To exercise these rights, e-mail …"; quoted after the
-right's own ways). For a question of no known facet, a way within `NEAR` sentences of the support in the same
-section counts. The channels of an unrelated "contact us" far from the right are not offered as the way to use it,
-unless the question is about contacting, or the right's sentence sends you there ("… please contact us"): then the
-ways in its section or under the policy's contact heading."""
+names the right in a request: "To submit a deletion request, visit …"), or, for a right, is a route for exercising
+rights in general that singles out no other right ("To exercise these rights, e-mail …"), or a request route within
+`NEAR` sentences of the support ("You may also submit a request by calling …"); the right's own ways are quoted
+first. For a question of no known facet, a way within `NEAR` sentences of the support in the same section counts.
+A support that introduces steps ("If you want to delete your information, you can:") is followed by them, channels
+or not; one that introduces a postal address printed line by line, by its lines. The channels of an unrelated
+"contact us" far from the right are not offered as the way to use it, unless the question is about contacting, or
+the right's sentence sends you there ("… please contact us"): then the ways in its section or under the policy's
+contact heading. The regulator is a way only to complain."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
 from assistant.answering.ranking import CONTACT, EvidenceRanking, ScoredSentence
-from assistant.understanding.channels import ADDRESS_LINE_WORDS, Channel, address_block, channels_in
+from assistant.understanding.channels import ADDRESS_LINE_WORDS, Channel, address_block, address_line, channels_in
 from assistant.understanding.facets import BY_NAME, Facet
 
 NEAR = 3  # sentences either side of the supporting one whose ways are its ways
@@ -27,13 +30,15 @@ _POINTS_TO_CONTACT = re.compile(r"\b(?:contact(?:ing)? us|get in touch|write to 
                                 re.IGNORECASE)
 _CONTACT_SECTION = re.compile(r"\b(?:contact|questions|reach us|get in touch)\b", re.IGNORECASE)
 _OFFICER = re.compile(r"\b(?:data protection officer|DPO|privacy officer|grievance officer)\b", re.IGNORECASE)
-# a route for rights requests in general ("To exercise any of the rights above, submit a request …", "You may also
-# submit a request by calling …"): a way for each right it does not single out another one from
-_RIGHTS_REQUEST = re.compile(r"\bexercis\w* (?:any of |one of |all of )?(?:these|your|the|such|those|this|that|any|all|them)\b"
-                             r"(?: (?:\w+ ){0,3}rights?\b)?|\b(?:submit\w*|mak\w*|send\w*) (?:a|an|your|the|such|these) "
-                             r"(?:\w+ ){0,3}requests?\b|\brequests? (?:can|may) (?:also )?be (?:made|submitted|sent)\b",
-                             re.IGNORECASE)
-POSTAL = "postal"  # the channel kind of a postal address (`lang/channels.toml`)
+# a route for exercising rights in general ("To exercise any of the rights above, e-mail …"), and a request route
+# ("You may also submit a request by calling …"), which serves the right beside it
+_EXERCISE_RIGHTS = re.compile(r"\bexercis\w* (?:any of |one of |all of )?(?:these|your|the|such|those|this|that|any|all|"
+                              r"them)\b(?: (?:\w+ ){0,3}rights?\b)?", re.IGNORECASE)
+_REQUEST = re.compile(r"\b(?:submit\w*|mak\w*|send\w*) (?:a|an|your|the|such|these) (?:\w+ ){0,3}requests?\b|"
+                      r"\brequests? (?:can|may) (?:also )?be (?:made|submitted|sent)\b", re.IGNORECASE)
+_COMPLAINT = re.compile(r"\b(?:complain\w*|regulator|supervisory|authorit(?:y|ies)|escalat\w*|appeal)\b", re.IGNORECASE)
+MAX_STEPS = 4  # sentences a support ending in ":" introduces, quoted after it
+POSTAL, AUTHORITY = "postal", "authority"  # channel kinds (`lang/channels.toml`)
 _RIGHTS = ("deletion", "access_correction", "opt_out_ads")  # the rights a general request route serves
 
 
@@ -52,22 +57,28 @@ def find_ways(ranking: EvidenceRanking, support: int, facet: Facet | None) -> Wa
     anchor = ranked[support].sentence
     contact = facet is not None and facet.name == CONTACT
     asks_officer = bool(_OFFICER.search(ranking.question))
+    to_complain = bool(_COMPLAINT.search(ranking.question))
+    at = {(r.sentence.section, r.sentence.ordinal): k for k, r in enumerate(ranked)}
 
-    def distance(i: int) -> int:
+    def ways(i: int) -> list[Channel]:  # the regulator only for a complaint
+        return [c for c in channels_in(ranked[i].sentence.text) if to_complain or c.kind != AUTHORITY]
+
+    def near(i: int) -> bool:
         sentence = ranked[i].sentence
-        return abs(sentence.ordinal - anchor.ordinal) if sentence.section == anchor.section else 10 * NEAR
+        return sentence.section == anchor.section and abs(sentence.ordinal - anchor.ordinal) <= NEAR
+
+    def another_right(text: str) -> bool:
+        return facet is None or any(BY_NAME[other].sentence.search(text) for other in _RIGHTS if other != facet.name)
 
     def specific(i: int) -> bool:  # the sentence speaks of the asked right, or asks a request of it by name
         text = ranked[i].sentence.text
         return facet is not None and (facet.addressed_by(text) or bool(
-            facet.sentence.search(text) and _RIGHTS_REQUEST.search(text)))
+            facet.sentence.search(text) and (_REQUEST.search(text) or _EXERCISE_RIGHTS.search(text))))
 
-    def general(i: int) -> bool:  # a route for rights requests that names no other right only
+    def general(i: int) -> bool:  # a route for rights requests that singles out no other right
         text = ranked[i].sentence.text
-        return (facet is not None and facet.name in _RIGHTS and bool(_RIGHTS_REQUEST.search(text))
-                and not any(BY_NAME[other].sentence.search(text) for other in _RIGHTS if other != facet.name))
-
-    at = {(r.sentence.section, r.sentence.ordinal): k for k, r in enumerate(ranked)}
+        return (facet is not None and facet.name in _RIGHTS and not another_right(text)
+                and bool(_EXERCISE_RIGHTS.search(text) or (near(i) and _REQUEST.search(text))))
 
     def introduced(i: int) -> bool:  # a line of the address a sentence of the answer introduces ("… write to us at:")
         block = _address(ranked, at, i)
@@ -77,36 +88,40 @@ def find_ways(ranking: EvidenceRanking, support: int, facet: Facet | None) -> Wa
                 and (before == support or specific(before)))
 
     def relevant(i: int) -> bool:
-        sentence = ranked[i].sentence
         if introduced(i):
             return True
         if facet is not None:  # a neighbour giving ways for another right ("unsubscribe") is not this one's way
             return i == support or specific(i) or general(i)
-        return i == support or (abs(sentence.ordinal - anchor.ordinal) <= NEAR and sentence.section == anchor.section)
+        return i == support or near(i)
 
-    with_ways = [i for i in range(len(ranked)) if channels_in(ranked[i].sentence.text) and relevant(i)]
+    steps = _steps(ranked, at, support)
+    with_ways = [i for i in range(len(ranked)) if ways(i) and relevant(i) and i not in steps]
     if support in with_ways:  # the supporting sentence gives ways itself: its neighbours' may be another right's
         with_ways = [i for i in with_ways if i == support or specific(i) or general(i)]
-    if not with_ways and _POINTS_TO_CONTACT.search(anchor.text):  # "… please contact us": the policy's contact details
-        with_ways = [i for i in range(len(ranked)) if channels_in(ranked[i].sentence.text)
+    if not with_ways and not steps and _POINTS_TO_CONTACT.search(anchor.text):  # "… please contact us": the contact details
+        with_ways = [i for i in range(len(ranked)) if ways(i)
                      and (ranked[i].sentence.section == anchor.section
                           or _CONTACT_SECTION.search(ranked[i].sentence.section or ""))]
-    if not with_ways:
+    if not with_ways and not steps:
         return None
     # an officer asked for: the sentences naming one first; then the supporting sentence, its neighbours, the rest
     # (a general request route after the ways named for the right itself)
     with_ways.sort(key=lambda i: (asks_officer and not _OFFICER.search(ranked[i].sentence.text), i != support,
-                                  facet is not None and not specific(i), distance(i), -ranked[i].selection_logit))
-    units: list[list[int]] = []  # a sentence, or the lines of one postal address, quoted together
+                                  facet is not None and not specific(i),
+                                  abs(ranked[i].sentence.ordinal - anchor.ordinal) if near(i) else 10 * NEAR,
+                                  -ranked[i].selection_logit))
+    units: list[list[int]] = [steps] if steps else []  # a sentence, the steps, or the lines of one postal address
     for i in with_ways:
         if len(units) < MAX_SENTENCES and not any(i in unit for unit in units):
             units.append(_address(ranked, at, i))
     chosen = tuple(i for unit in units for i in unit)
-    channels = [c for unit in units for c in _channels(ranked, unit)]
+    channels = [c for unit in units for c in _channels(ranked, unit) if to_complain or c.kind != AUTHORITY]
     cited = ", ".join(str(ranked[i].sentence.ordinal) for i in chosen)
     cited = f"(sentence{'s' if len(chosen) > 1 else ''} {cited})"
     policy = ranking.version.name
-    named = _grouped(channels)
+    # steps that name no channel are said in their own words, before the channels of the rest
+    said_steps = "" if any(ways(i) for i in steps) else "; ".join(f"“{ranked[i].sentence.text.strip()}”" for i in steps)
+    named = "; ".join(part for part in (said_steps, _grouped(channels)) if part)
     if contact:
         officer = any(_OFFICER.search(ranked[i].sentence.text) for i in chosen)
         who = "its data protection officer" if officer else "its privacy contact"
@@ -114,6 +129,21 @@ def find_ways(ranking: EvidenceRanking, support: int, facet: Facet | None) -> Wa
                    if asks_officer and not officer else f"The {policy} policy gives {who}")
         return Ways(chosen, f"{opening}: {named} {cited}.")
     return Ways(chosen, f"The {policy} policy gives these ways: {named} {cited}.")
+
+
+def _steps(ranked: list[ScoredSentence], at: dict[tuple[str, int], int], support: int) -> list[int]:
+    """The sentences a support ending in ":" introduces ("If you want to delete your information, you can:"): the
+    ranked ones right after it in its section, at most `MAX_STEPS`, until one that introduces something else."""
+    sentence = ranked[support].sentence
+    if not sentence.text.rstrip().endswith(":"):
+        return []
+    steps = []
+    for ordinal in range(sentence.ordinal + 1, sentence.ordinal + 1 + MAX_STEPS):
+        position = at.get((sentence.section, ordinal))
+        if position is None or ranked[position].sentence.text.rstrip().endswith(":"):
+            break
+        steps.append(position)
+    return steps
 
 
 def _address(ranked: list[ScoredSentence], at: dict[tuple[str, int], int], i: int) -> list[int]:
@@ -131,12 +161,12 @@ def _address(ranked: list[ScoredSentence], at: dict[tuple[str, int], int], i: in
 
 def _channels(ranked: list[ScoredSentence], unit: list[int]) -> list[Channel]:
     """The channels a unit gives; an address printed over several lines is one postal channel, its lines joined."""
-    if len(unit) == 1:
-        return channels_in(ranked[unit[0]].sentence.text)
+    found = [c for i in unit for c in channels_in(ranked[i].sentence.text)]
+    postal = next((c for c in found if c.kind == POSTAL), None)
+    if len(unit) == 1 or postal is None or not all(address_line(ranked[i].sentence.text) for i in unit):
+        return found  # one sentence, or the steps a sentence introduces
     lines = [ranked[i].sentence.text.strip().rstrip(".,;") for i in unit]
-    others = [c for i in unit for c in channels_in(ranked[i].sentence.text) if c.kind != POSTAL]
-    postal = next(c for i in unit for c in channels_in(ranked[i].sentence.text) if c.kind == POSTAL)
-    return [Channel(POSTAL, postal.label, ", ".join(lines)), *others]
+    return [Channel(POSTAL, postal.label, ", ".join(lines)), *(c for c in found if c.kind != POSTAL)]
 
 
 def _grouped(channels: list[Channel]) -> str:

@@ -15,6 +15,14 @@ You have the right to access the personal data we hold about you.
 To submit a correction request, please use our Correction Request Form.
 To exercise any of these rights, please e-mail rights@juniper.example or call 1-800-JUNIPER.
 
+## Closing your account
+
+If you want to delete your Juniper account, you can:
+
+Open the app and choose Delete account.
+
+Ask our support team to delete it for you.
+
 ## Marketing
 
 You can unsubscribe from our newsletter in your account settings.
@@ -49,3 +57,10 @@ def test_an_address_printed_line_by_line_is_named_whole(juniper):
     assert "Attn: Data Protection Officer, 12 Harbour Street, Bristol BS1 4QA" in answer.headline, answer.headline
     quoted = [e.text for e in answer.evidence]
     assert "12 Harbour Street" in quoted and "Bristol BS1 4QA" in quoted
+
+
+def test_steps_a_sentence_introduces_follow_it(juniper):
+    answer = juniper.ask("How can I delete my Juniper account?", policy="juniper")
+    assert "“Open the app and choose Delete account.”" in answer.headline, answer.headline
+    assert [e.text for e in answer.evidence][:2] == ["Open the app and choose Delete account.",
+                                                    "Ask our support team to delete it for you."]
