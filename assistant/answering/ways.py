@@ -37,6 +37,10 @@ _EXERCISE_RIGHTS = re.compile(r"\bexercis\w* (?:any of |one of |all of )?(?:thes
 _REQUEST = re.compile(r"\b(?:submit\w*|mak\w*|send\w*) (?:a|an|your|the|such|these) (?:\w+ ){0,3}requests?\b|"
                       r"\brequests? (?:can|may) (?:also )?be (?:made|submitted|sent)\b", re.IGNORECASE)
 _COMPLAINT = re.compile(r"\b(?:complain\w*|regulator|supervisory|authorit(?:y|ies)|escalat\w*|appeal)\b", re.IGNORECASE)
+# a sentence that introduces the steps after it ("…, you can:", "To do so, please:", "in one of the following ways:"),
+# not a list of what the right covers ("You have the right to know:")
+_INTRODUCES_STEPS = re.compile(r"\b(?:you (?:can|may|could|should|will need to)|please|by|steps?|as follows|(?:following|these) "
+                               r"(?:ways|options|methods|channels)|one of the following)\W*:\s*$", re.IGNORECASE)
 MAX_STEPS = 4  # sentences a support ending in ":" introduces, quoted after it
 POSTAL, AUTHORITY = "postal", "authority"  # channel kinds (`lang/channels.toml`)
 _RIGHTS = ("deletion", "access_correction", "opt_out_ads")  # the rights a general request route serves
@@ -135,7 +139,7 @@ def _steps(ranked: list[ScoredSentence], at: dict[tuple[str, int], int], support
     """The sentences a support ending in ":" introduces ("If you want to delete your information, you can:"): the
     ranked ones right after it in its section, at most `MAX_STEPS`, until one that introduces something else."""
     sentence = ranked[support].sentence
-    if not sentence.text.rstrip().endswith(":"):
+    if not _INTRODUCES_STEPS.search(sentence.text):
         return []
     steps = []
     for ordinal in range(sentence.ordinal + 1, sentence.ordinal + 1 + MAX_STEPS):
