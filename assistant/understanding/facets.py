@@ -150,9 +150,9 @@ _SOME_PLACES = (r"\b(?:where|when|if|as) (?:it is |legally |technically )?(?:req
                 r"\b(?:in accordance with|under|as required by) (?:the )?applicable (?:laws?|legislation)\b|"
                 r"\bin (?:certain |some )?(?:jurisdictions|states|regions)\b|\bresidents\b|"
                 r"\bto the extent (?:required|permitted|technically|feasible|possible)\b|"
-                # not a reason given for a "no" ("To the extent that uniform standards for DNT have not been adopted,
-                # our Services do not … respond")
-                r"\bto the extent that (?!uniform|no |there)")
+                # an extent clause that is itself negative is the reason for a "no", not a case where the answer is
+                # yes ("To the extent that uniform standards for DNT have not been adopted, … do not respond")
+                r"\bto the extent that\b(?![^,;]{0,80}?\b(?:not|no|never|none)\b)")
 # a pointer to where the answer is, or a plan for later: no statement of what the service does
 _POINTER = (r"\bhow (?:we|to|they|it) (?:respond|handle|treat)|\bfor (?:more )?(?:details|information)\b|\bto learn more\b|"
             r"\bplease (?:see|visit|refer)\b|\bin the future\b|\bmay (?:develop|adopt)\b")

@@ -57,3 +57,8 @@ def test_a_reason_for_a_no_is_no_condition():
     text = ('To the extent that uniform standards for "DNT" signals have not been adopted, our Services does not '
             'currently process or respond to "DNT" signals.')
     assert read(text, "do_not_track") == "no"
+    # the class, in other words: a negative extent clause is the reason, a positive one a case
+    assert read("To the extent that no industry standard exists, we do not honour Do Not Track requests.",
+                "do_not_track") == "no"
+    assert read("To the extent that your browser sends a Global Privacy Control signal, we treat it as an opt-out of "
+                "sale.", "privacy_signal") == "conditional"
