@@ -70,9 +70,7 @@ class QuestionUnderstanding:
         return understood
 
     def _understand(self, text: str, policy: str = "") -> UnderstoodQuestion:
-        # the classifiers read the asked company as "it": a brand name they never saw is no sign of a question they
-        # cannot make sense of ("How do I reach Grammarly's data protection officer?")
-        embedding = self.embedder.encode([without_own_name(text, policy) if policy else text])[0]
+        embedding = self.embedder.encode([text])[0]
         rule_facet = facet_of(text)
         rule_name = rule_facet.name if rule_facet else None
         kind, facet_name = question_type(text), self.facets.decide(embedding, rule_facet and (rule_facet.refines or rule_name))
@@ -85,6 +83,12 @@ class QuestionUnderstanding:
         if facet_name == ACCESS_RIGHT and ACCESSED_BY_OTHERS.search(text) and not ASKED_BY_THE_PERSON.search(text):
             facet_name = None  # "Does the app access my contacts?": what they do with the data, not your right
         analysis = self.classifier.analyse(embedding)
+        masked = without_own_name(text, policy) if policy else text
+        if analysis.label != ANSWERABLE and masked != text:
+            # a brand name the classifier never saw is no sign of a question it cannot make sense of ("How do I reach
+            # Grammarly's data protection officer?"): read again with the asked company as "it", for refusals only
+            again = self.classifier.analyse(self.embedder.encode([masked])[0])
+            analysis = again if again.label == ANSWERABLE else analysis
         frame = under_facet(asked, facet_name)
         # a question naming a kind of data, a recipient, a purpose or a topic policies state ("Will you tell me of a
         # data breach?", "Does BeReal give my data to the police?") is one for the policy, whatever the classifier's

@@ -64,3 +64,10 @@ def test_someone_else_reaching_the_data_is_a_practice_not_the_right_of_access(un
         assert understanding.run(question).facet != "access_correction", question
     for question in YOUR_RIGHT:
         assert understanding.run(question).facet == "access_correction", question
+
+
+def test_a_brand_name_is_no_reason_to_refuse_a_question(understanding):
+    # an answers-set reader's question the classifier refused as one it could not make sense of
+    question = "How do I reach Grammarly's data protection officer?"
+    assert understanding.run(question, "grammarly").reason is None
+    assert understanding.run("Wbt fxq zzkv grammarly?", "grammarly").reason is not None  # gibberish stays refused
