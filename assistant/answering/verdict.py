@@ -211,7 +211,7 @@ PERMISSION_DEPTH = 8  # the grounded candidates read for a statement that device
 
 def asks_permission_data(frame: Frame) -> bool:
     """Whether the question names data an app reaches only through a device permission (contacts, precise location,
-    camera, microphone, photo library, calendar: `permission` in `lang/concepts.toml`)."""
+    camera, photo library: `permission` in `lang/concepts.toml`)."""
     return any(vocabulary().concepts[o].permission for o in frame.objects)
 
 

@@ -14,6 +14,7 @@ from assistant.understanding.facets import ACTION_FACETS, FACET_ACTIONS, WHERE_I
 from assistant.understanding.frame import ASKS_NOTHING, Frame, frame_of, under_facet, without_own_name
 
 BEYOND_POLICY = "beyond_policy"
+INCOMPREHENSIBLE = "incomprehensible"
 # Facets specific enough that a question on them is one a policy answers, whatever the classifier's
 # "beyond the policy" says ("Do they use my data to train AI?"). Not the broad ones: "has it been
 # hacked?" (security) is beyond any policy.
@@ -84,9 +85,10 @@ class QuestionUnderstanding:
             facet_name = None  # "Does the app access my contacts?": what they do with the data, not your right
         analysis = self.classifier.analyse(embedding)
         masked = without_own_name(text, policy) if policy else text
-        if analysis.label != ANSWERABLE and masked != text:
+        if analysis.label == INCOMPREHENSIBLE and masked != text:
             # a brand name the classifier never saw is no sign of a question it cannot make sense of ("How do I reach
-            # Grammarly's data protection officer?"): read again with the asked company as "it", for refusals only
+            # Grammarly's data protection officer?"): read again with the asked company as "it", for that refusal only
+            # (a question about the company beyond its policy stays one: "Has Amazon ever been hacked?")
             again = self.classifier.analyse(self.embedder.encode([masked])[0])
             analysis = again if again.label == ANSWERABLE else analysis
         frame = under_facet(asked, facet_name)

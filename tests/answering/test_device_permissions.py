@@ -1,5 +1,5 @@
 """Data an app reaches only through a permission the person grants on the device (contacts, precise location,
-camera, microphone, photo library, calendar): where the policy says it waits on that grant, the answer is "only
+camera, photo library): where the policy says it waits on that grant, the answer is "only
 if", quoting that statement, even when a plain list item ("Contacts.") ranks first; where it says nothing of the
 grant, the plain "yes" stands. On a small policy of our own (none from an answers set)."""
 from __future__ import annotations

@@ -13,7 +13,7 @@ from assistant.understanding.frame import Frame, frame_of, grounded, speaks_of_a
     ("Would you ever sell my contacts to data brokers?", "sell", ("contacts", "data_brokers")),
     ("Can your staff read my private messages?", "share", ("messages", "employees")),
     ("Does my employer see my health claims?", "share", ("health", "employers")),
-    ("Are my files encrypted?", "protect", ("user_content",)),
+    ("Are my files encrypted?", "protect", ("encryption", "user_content")),
     ("Do you keep my search history?", "keep", ("browsing_history",)),
     ("Do you sell my personal information?", "sell", ()),
 ])
