@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.small_policies import ingested
+
 POLICY = """# Acme privacy notice
 
 ## Information we collect
@@ -49,10 +51,7 @@ Our Data Protection Officer can be reached at dpo@acme.example.
 
 @pytest.fixture
 def acme(assistant, tmp_path):
-    path = tmp_path / "acme.md"
-    path.write_text(POLICY)
-    assistant.ingest(path, name="acme", force=True)
-    return assistant
+    return ingested(assistant, tmp_path, "acme", POLICY)
 
 
 def ask(acme, question: str):

@@ -10,6 +10,7 @@ import pytest
 
 from assistant.understanding.statements import on_permission
 from tests.support.paths import ROOT
+from tests.support.small_policies import ingested
 
 POLICY = """# Pebble privacy notice
 
@@ -31,10 +32,7 @@ We use your precise location to show stores near you.
 
 @pytest.fixture
 def pebble(assistant, tmp_path):
-    path = tmp_path / "pebble.md"
-    path.write_text(POLICY)
-    assistant.ingest(path, name="pebble", force=True)
-    return assistant
+    return ingested(assistant, tmp_path, "pebble", POLICY)
 
 
 def test_device_data_said_to_wait_on_the_grant_is_only_if(pebble):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.small_policies import ingested
+
 POLICY = """# Finch privacy notice
 
 ## How long we keep data
@@ -21,10 +23,7 @@ If a message cannot be delivered, we keep your messages in encrypted form on our
 
 @pytest.fixture
 def finch(assistant, tmp_path):
-    path = tmp_path / "finch.md"
-    path.write_text(POLICY)
-    assistant.ingest(path, name="finch", force=True)
-    return assistant
+    return ingested(assistant, tmp_path, "finch", POLICY)
 
 
 def test_the_period_for_the_asked_data_comes_first(finch):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.small_policies import ingested
+
 POLICY = """# Juniper privacy notice
 
 ## Your rights
@@ -39,10 +41,7 @@ Bristol BS1 4QA
 
 @pytest.fixture
 def juniper(assistant, tmp_path):
-    path = tmp_path / "juniper.md"
-    path.write_text(POLICY)
-    assistant.ingest(path, name="juniper", force=True)
-    return assistant
+    return ingested(assistant, tmp_path, "juniper", POLICY)
 
 
 def test_a_general_rights_route_is_a_way_for_each_right(juniper):
