@@ -178,23 +178,31 @@ def for_some_residents(text: str) -> bool:
 
 
 @dataclass(frozen=True)
-class ScopeRule:
-    """One way a statement says whom it applies to (`lang/scopes.toml`)."""
+class PatternRule:
+    """One pattern rule of a file in `lang/`: whom a statement applies to (`scopes.toml`), or what a practice waits
+    on (`conditions.toml`), with the sentences it must and must not match."""
 
     name: str
     pattern: re.Pattern
     match: tuple[str, ...] = ()
     no_match: tuple[str, ...] = ()
-    facets: frozenset[str] = frozenset()  # the facets whose subject the group is ("children under 13": children)
+    facets: frozenset[str] = frozenset()  # scopes: the facets whose subject the group is ("children under 13")
 
 
 @cache
-def scope_rules() -> tuple[ScopeRule, ...]:
-    """The shipped scope rules (`lang/scopes.toml`), read once per process."""
-    text = resources.files("assistant.understanding").joinpath("lang/scopes.toml").read_text("utf-8")
-    return tuple(ScopeRule(name, re.compile(entry["pattern"], re.IGNORECASE), tuple(entry.get("match", ())),
-                           tuple(entry.get("no_match", ())), frozenset(entry.get("facets", ())))
-                 for name, entry in tomllib.loads(text).items())
+def _rules(file: str) -> tuple[PatternRule, ...]:
+    """The rules of a file in `lang/`, their shared verbs (a `[verbs]` entry, if any) filled in, read once."""
+    data = tomllib.loads(resources.files("assistant.understanding").joinpath(f"lang/{file}").read_text("utf-8"))
+    verbs = data.pop("verbs", {}).get("words", "")
+    return tuple(PatternRule(name, re.compile(entry["pattern"].replace("{verbs}", verbs), re.IGNORECASE),
+                             tuple(entry.get("match", ())), tuple(entry.get("no_match", ())),
+                             frozenset(entry.get("facets", ())))
+                 for name, entry in data.items())
+
+
+def scope_rules() -> tuple[PatternRule, ...]:
+    """The shipped scope rules (`lang/scopes.toml`)."""
+    return _rules("scopes.toml")
 
 
 def scope_of(text: str, facet: Facet | None = None) -> str | None:
@@ -221,27 +229,7 @@ def _asked_of(facet: Facet | None, group: str) -> bool:
 _COORDINATED = re.compile(r",?\s+(?:or|and|as well as)\s+(?!you\b|we\b|they\b)", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class ConditionRule:
-    """One way a statement makes a practice depend on what the person chooses, or on the law (`lang/conditions.toml`)."""
-
-    name: str
-    pattern: re.Pattern
-    match: tuple[str, ...] = ()
-    no_match: tuple[str, ...] = ()
-
-
-@cache
-def _rules(file: str) -> tuple[ConditionRule, ...]:
-    """The condition rules of a file in `lang/`, their shared verbs (a `[verbs]` entry) filled in, read once."""
-    data = tomllib.loads(resources.files("assistant.understanding").joinpath(f"lang/{file}").read_text("utf-8"))
-    verbs = data.pop("verbs", {}).get("words", "")
-    return tuple(ConditionRule(name, re.compile(entry["pattern"].replace("{verbs}", verbs), re.IGNORECASE),
-                               tuple(entry.get("match", ())), tuple(entry.get("no_match", ())))
-                 for name, entry in data.items())
-
-
-def condition_rules() -> tuple[ConditionRule, ...]:
+def condition_rules() -> tuple[PatternRule, ...]:
     """The shipped condition rules (`lang/conditions.toml`)."""
     return _rules("conditions.toml")
 

@@ -6,6 +6,7 @@ import pytest
 
 from assistant.understanding.facets import BY_NAME
 from tests.support.answers import rank_and_decide
+from tests.support.small_policies import ingested
 
 
 def test_the_bundled_example_answers_the_issues_questions(amazon):
@@ -31,13 +32,11 @@ def test_headlines_are_sentences_never_fragments(amazon):
 
 
 def test_a_retention_limit_is_a_stated_period_and_a_deletion_right_beats_deletion_by_expiry(assistant, tmp_path):
-    policy = tmp_path / "browser.md"
-    policy.write_text(
-        "# Browser privacy notice\n\n## How long we keep your data\n\n"
-        "In general, we do not retain personal data for more than 25 months.\n\n"
-        "Once the retention period expires we securely delete your data.\n\n"
-        "## Your rights\n\nYou can request that we delete the personal data we hold about you.\n")
-    assistant.ingest(policy, name="browser", force=True)  # a three-sentence fixture
+    ingested(assistant, tmp_path, "browser",
+             "# Browser privacy notice\n\n## How long we keep your data\n\n"
+             "In general, we do not retain personal data for more than 25 months.\n\n"
+             "Once the retention period expires we securely delete your data.\n\n"
+             "## Your rights\n\nYou can request that we delete the personal data we hold about you.\n")  # a three-sentence fixture
     kept = assistant.ask("Do they say how long they keep my data?", policy="browser")
     assert kept.verdict == "yes" and "25 months" in kept.evidence[0].text, kept.headline
     deletion = assistant.ask("Can I delete my account or my personal data?", policy="browser")
@@ -47,18 +46,16 @@ def test_a_retention_limit_is_a_stated_period_and_a_deletion_right_beats_deletio
 def test_a_denial_until_you_consent_is_conditional_a_mixed_sentence_no_denial_and_our_marketing_no_advertiser(
         assistant, tmp_path):
     # Sentences in the likeness of the Firefox and Mozilla accounts notices' (docs/results.md, "Still wrong").
-    policy = tmp_path / "browser.md"
-    policy.write_text(
-        "# Browser privacy notice\n\n## AI features\n\n"
-        "Some features are powered by small language models downloaded to your device. These operate locally — "
-        "pages, images and tab addresses stay on your device and are not sent to our servers or used for training "
-        "purposes without your explicit consent.\n\n## Location\n\n"
-        "If you choose to allow it, your precise location may also be processed for location-related functionality "
-        "for map websites; this data is only accessed from your device by the websites you enable it for — it is "
-        "not sent to our servers.\n\n## Accounts\n\n"
-        "As part of understanding usage of accounts and measuring our marketing, we may create aggregated or "
-        "anonymized data.\n")
-    assistant.ingest(policy, name="browser", force=True)
+    ingested(assistant, tmp_path, "browser",
+             "# Browser privacy notice\n\n## AI features\n\n"
+             "Some features are powered by small language models downloaded to your device. These operate locally — "
+             "pages, images and tab addresses stay on your device and are not sent to our servers or used for training "
+             "purposes without your explicit consent.\n\n## Location\n\n"
+             "If you choose to allow it, your precise location may also be processed for location-related functionality "
+             "for map websites; this data is only accessed from your device by the websites you enable it for — it is "
+             "not sent to our servers.\n\n## Accounts\n\n"
+             "As part of understanding usage of accounts and measuring our marketing, we may create aggregated or "
+             "anonymized data.\n")
     training = assistant.ask("Do they use my data to train AI?", policy="browser")
     assert training.verdict == "conditional" and "training purposes" in training.evidence[0].text, training.headline
     assert training.headline.startswith("Only with your consent — browser says it uses your data to train AI")
@@ -288,11 +285,10 @@ def test_a_browser_signal_question_is_answered_by_the_signal_it_names_and_the_po
 
 
 def test_a_question_no_facet_covers_is_answered_in_its_own_words(assistant, tmp_path):
-    policy = tmp_path / "helpdesk.md"
-    policy.write_text("# Privacy notice\n\n## Support\n\n"
-                      "We record customer support calls for training and quality purposes.\n\n"
-                      "## Cookies\n\nWe use cookies to remember your settings.\n")
-    assistant.ingest(policy, name="helpdesk", force=True)
+    ingested(assistant, tmp_path, "helpdesk",
+             "# Privacy notice\n\n## Support\n\n"
+             "We record customer support calls for training and quality purposes.\n\n"
+             "## Cookies\n\nWe use cookies to remember your settings.\n")
     calls = assistant.ask("Do they record customer support calls?", policy="helpdesk")
     assert calls.facet is None and calls.verdict == "yes", (calls.facet, calls.headline)
     assert calls.headline.startswith("Yes — helpdesk says it records customer support calls (sentence"), calls.headline
@@ -301,11 +297,10 @@ def test_a_question_no_facet_covers_is_answered_in_its_own_words(assistant, tmp_
 def test_a_question_naming_the_police_is_one_for_the_policy_and_a_past_breach_is_not(assistant, tmp_path):
     # read on BeReal's current policy: the question classifier said "beyond the policy", and the police, a concept
     # the law-enforcement facet decides, no longer counted as naming a practice
-    policy = tmp_path / "bereal.md"
-    policy.write_text("# Privacy policy\n\n## Legal requests\n\n"
-                      "We may share your information with law enforcement agencies in response to a valid court "
-                      "order or subpoena.\n\n## Security\n\nWe protect your data with encryption in transit.\n")
-    assistant.ingest(policy, name="bereal", force=True)
+    ingested(assistant, tmp_path, "bereal",
+             "# Privacy policy\n\n## Legal requests\n\n"
+             "We may share your information with law enforcement agencies in response to a valid court "
+             "order or subpoena.\n\n## Security\n\nWe protect your data with encryption in transit.\n")
     police = assistant.ask("Does BeReal give my data to the police?", policy="bereal")
     assert police.reason != "beyond_policy", police.headline  # the question classifier's reading, overruled
     assert assistant.ask("Will they give my data to the police?", policy="bereal").verdict == "conditional"
