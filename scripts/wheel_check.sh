@@ -15,7 +15,8 @@ WHEEL=$(ls "$WORK"/dist/privacy_assistant-*.whl)
 echo "wheel check: $(basename "$WHEEL") ($(du -h "$WHEEL" | cut -f1))"
 for needed in assistant/weights/retriever/model.safetensors assistant/weights/selection.json \
     assistant/corpora/archives/privacyqa.tar.xz assistant/models/questions/wordlists/vague.txt \
-    assistant/evaluation/privacyqa.py assistant/understanding/lang/concepts.toml; do
+    assistant/evaluation/privacyqa.py assistant/understanding/lang/concepts.toml \
+    assistant/understanding/lang/stem_frequencies.tsv; do
     "$ROOT/.venv/bin/python" -c "import sys, zipfile; sys.exit('$needed' not in zipfile.ZipFile('$WHEEL').namelist())" \
         || { echo "wheel check: $needed is missing from the wheel" >&2; exit 1; }
 done

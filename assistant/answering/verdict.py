@@ -20,6 +20,7 @@ from assistant.answering.ranking import EvidenceRanking
 from assistant.answering.selection import Selection
 from assistant.answering.ways import CONTACT, find_ways
 from assistant.foundation.reasons import POLICY_SILENT, explain_reason
+from assistant.understanding.asked_words import asked_words, states_asked
 from assistant.understanding.claim import Claim, claim_of
 from assistant.understanding.concepts import DATA, PLACE, PURPOSE, RECIPIENT, vocabulary
 from assistant.understanding.facets import ASKS_AGE, ASKS_CONTROLLER, BY_NAME, YES_NO, Facet
@@ -76,9 +77,14 @@ def decide(ranking: EvidenceRanking, selection: Selection) -> Verdict:
     # miss it ("Do they collect my email address?" read as a question about contacting them)
     if yes_no and frame.specific and not selection.silent and ranking.reason is None:
         support = _grounded_support(ranking, support, BY_NAME.get(facet))
+    elif yes_no and facet is None and not selection.silent and ranking.reason is None:
+        # a question of no known topic is answered only by a sentence that says what it asks
+        support = _stating_support(ranking, support)
     if support is None:
         related = " The closest passages are shown as related, not as the answer." if ranking.ranked else ""
         whether = f" whether it {_frame_phrase(frame, True)}" if yes_no and _says_frame(frame) else ""
+        claim = claim_of(ranking.question, policy) if yes_no and not whether and facet is None else None
+        whether = f" whether it {claim.does}" if claim is not None else whether
         return Verdict(NOT_STATED, f"The {policy} policy does not say{whether}.{related}", None)
     sentence = ranking.ranked[support].sentence
     cited = f"(sentence {sentence.ordinal})"
@@ -351,6 +357,18 @@ def _grounded_support(ranking: EvidenceRanking, support: int | None, facet: Face
             continue
         return i
     return None
+
+
+def _stating_support(ranking: EvidenceRanking, support: int | None) -> int | None:
+    """The supporting sentence for a yes/no question of no known topic: the chosen one if it says what the question
+    asks (`understanding.asked_words`), else the best-ranked candidate that does; None when none does."""
+    asked = asked_words(ranking.question, ranking.version.name)
+    if not asked:  # nothing but generic words ("Can they do that?"): nothing to hold a sentence to
+        return support
+    order = ([] if support is None else [support]) + sorted(
+        (i for i in range(len(ranking.ranked)) if i != support),
+        key=lambda i: -(ranking.ranked[i].selection_logit + ranking.ranked[i].answer_score))
+    return next((i for i in order if states_asked(asked, ranking.ranked[i].sentence.text)), None)
 
 
 # How a headline says the asked action: (does, does not), in the third person.
