@@ -59,7 +59,7 @@ def _rows(name: str) -> list[dict]:
 
 
 def test_the_sets_are_the_dev_set_the_free_question_sets_and_twelve_held_out_ones():
-    assert [s.name for s in all_sets()] == [DEV, *(f"blind{n}" for n in range(1, 9)), "freedev",
+    assert [s.name for s in all_sets()] == [DEV, *(f"blind{n}" for n in range(1, 10)), "freedev",
                                             *(f"heldout{n}" for n in range(1, 13))]
 
 
