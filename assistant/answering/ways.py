@@ -8,7 +8,9 @@ rights in general that singles out no other right ("To exercise these rights, e-
 `NEAR` sentences of the support ("You may also submit a request by calling …"); the right's own ways are quoted
 first. For a question of no known facet, a way within `NEAR` sentences of the support in the same section counts.
 A support that introduces steps ("If you want to delete your information, you can:") is followed by them, channels
-or not; one that introduces a postal address printed line by line, by its lines. The channels of an unrelated
+or not; one that introduces a postal address printed line by line, by its lines; one that sends you to "the address
+below", by the first postal address after it. Asked for the officer, an address one of whose lines names the officer
+is a way wherever it stands. The channels of an unrelated
 "contact us" far from the right are not offered as the way to use it, unless the question is about contacting, or
 the right's sentence sends you there ("… please contact us"): then the ways in its section or under the policy's
 contact heading. The regulator is a way only to complain."""
@@ -18,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.answering.ranking import CONTACT, EvidenceRanking, ScoredSentence
-from assistant.understanding.channels import ADDRESS_LINE_WORDS, Channel, address_block, address_line, channels_in
+from assistant.understanding.channels import ADDRESS_LINE_WORDS, Channel, address_block, block_line, channels_in
 from assistant.understanding.facets import BY_NAME, Facet
 
 NEAR = 3  # sentences either side of the supporting one whose ways are its ways
@@ -42,6 +44,11 @@ _COMPLAINT = re.compile(r"\b(?:complain\w*|regulator|supervisory|authorit(?:y|ie
 _INTRODUCES_STEPS = re.compile(r"\b(?:you (?:can|may|could|should|will need to)|please|by|steps?|as follows|(?:following|these) "
                                r"(?:ways|options|methods|channels)|one of the following)\W*:\s*$", re.IGNORECASE)
 MAX_STEPS = 4  # sentences a support ending in ":" introduces, quoted after it
+# a sentence that sends you to an address further down ("You can contact our data protection officer at the address
+# below.", "… write to us at the following address:"): the first postal address after it in its section is its way
+_POINTS_BELOW = re.compile(r"\b(?:address|addresses|details|information)\s+(?:\w+\s+){0,2}?below\b|"
+                           r"\bthe following (?:postal |mailing |physical )?address\b", re.IGNORECASE)
+MAX_BELOW = 12  # sentences after such a sentence searched for the address
 POSTAL, AUTHORITY = "postal", "authority"  # channel kinds (`lang/channels.toml`)
 _RIGHTS = ("deletion", "access_correction", "opt_out_ads")  # the rights a general request route serves
 
@@ -91,26 +98,30 @@ def find_ways(ranking: EvidenceRanking, support: int, facet: Facet | None) -> Wa
         return (len(block) > 1 and before is not None and ranked[before].sentence.text.rstrip().endswith(":")
                 and (before == support or specific(before)))
 
+    def officers(i: int) -> bool:  # a postal address one of whose lines names the officer asked for
+        return asks_officer and any(_OFFICER.search(ranked[j].sentence.text) for j in _address(ranked, at, i))
+
     def relevant(i: int) -> bool:
-        if introduced(i):
+        if introduced(i) or officers(i):
             return True
         if facet is not None:  # a neighbour giving ways for another right ("unsubscribe") is not this one's way
             return i == support or specific(i) or general(i)
         return i == support or near(i)
 
-    steps = _steps(ranked, at, support)
+    steps = _steps(ranked, at, support) or _address_below(ranked, at, support)
     with_ways = [i for i in range(len(ranked)) if ways(i) and relevant(i) and i not in steps]
     if support in with_ways:  # the supporting sentence gives ways itself: its neighbours' may be another right's
-        with_ways = [i for i in with_ways if i == support or specific(i) or general(i)]
+        with_ways = [i for i in with_ways if i == support or specific(i) or general(i) or officers(i)]
     if not with_ways and not steps and _POINTS_TO_CONTACT.search(anchor.text):  # "… please contact us": the contact details
         with_ways = [i for i in range(len(ranked)) if ways(i)
                      and (ranked[i].sentence.section == anchor.section
                           or _CONTACT_SECTION.search(ranked[i].sentence.section or ""))]
     if not with_ways and not steps:
         return None
-    # an officer asked for: the sentences naming one first; then the supporting sentence, its neighbours, the rest
+    # an officer asked for: the sentences (or addresses) naming one first; then the supporting sentence, its
+    # neighbours, the rest
     # (a general request route after the ways named for the right itself)
-    with_ways.sort(key=lambda i: (asks_officer and not _OFFICER.search(ranked[i].sentence.text), i != support,
+    with_ways.sort(key=lambda i: (not officers(i), i != support,
                                   facet is not None and not specific(i),
                                   abs(ranked[i].sentence.ordinal - anchor.ordinal) if near(i) else 10 * NEAR,
                                   -ranked[i].selection_logit))
@@ -129,8 +140,12 @@ def find_ways(ranking: EvidenceRanking, support: int, facet: Facet | None) -> Wa
     if contact:
         officer = any(_OFFICER.search(ranked[i].sentence.text) for i in chosen)
         who = "its data protection officer" if officer else "its privacy contact"
-        opening = (f"The {policy} policy names no data protection officer; it gives {who}"
-                   if asks_officer and not officer else f"The {policy} policy gives {who}")
+        opening = f"The {policy} policy gives {who}"
+        if asks_officer and not officer:  # an officer named elsewhere is not said to be missing
+            named_at = next((r.sentence.ordinal for r in ranked if _OFFICER.search(r.sentence.text)), None)
+            opening = (f"The {policy} policy names no data protection officer; it gives {who}" if named_at is None else
+                       f"The {policy} policy mentions a data protection officer (sentence {named_at}) but gives no "
+                       f"way to reach them there; it gives {who}")
         return Ways(chosen, f"{opening}: {named} {cited}.")
     return Ways(chosen, f"The {policy} policy gives these ways: {named} {cited}.")
 
@@ -150,6 +165,19 @@ def _steps(ranked: list[ScoredSentence], at: dict[tuple[str, int], int], support
     return steps
 
 
+def _address_below(ranked: list[ScoredSentence], at: dict[tuple[str, int], int], support: int) -> list[int]:
+    """The lines of the first postal address after a support that sends you to one (`_POINTS_BELOW`), within
+    `MAX_BELOW` sentences of its section; none when it sends you nowhere or no address follows."""
+    sentence = ranked[support].sentence
+    if not _POINTS_BELOW.search(sentence.text):
+        return []
+    for ordinal in range(sentence.ordinal + 1, sentence.ordinal + 1 + MAX_BELOW):
+        position = at.get((sentence.section, ordinal))
+        if position is not None and any(c.kind == POSTAL for c in channels_in(ranked[position].sentence.text)):
+            return _address(ranked, at, position)
+    return []
+
+
 def _address(ranked: list[ScoredSentence], at: dict[tuple[str, int], int], i: int) -> list[int]:
     """`i`, or the ranked lines of the postal address it is a line of, in document order (`channels.address_block`;
     `at`: each ranked sentence's position by its section and ordinal)."""
@@ -167,7 +195,7 @@ def _channels(ranked: list[ScoredSentence], unit: list[int]) -> list[Channel]:
     """The channels a unit gives; an address printed over several lines is one postal channel, its lines joined."""
     found = [c for i in unit for c in channels_in(ranked[i].sentence.text)]
     postal = next((c for c in found if c.kind == POSTAL), None)
-    if len(unit) == 1 or postal is None or not all(address_line(ranked[i].sentence.text) for i in unit):
+    if len(unit) == 1 or postal is None or not all(block_line(ranked[i].sentence.text) for i in unit):
         return found  # one sentence, or the steps a sentence introduces
     lines = [ranked[i].sentence.text.strip().rstrip(".,;") for i in unit]
     return [Channel(POSTAL, postal.label, ", ".join(lines)), *(c for c in found if c.kind != POSTAL)]

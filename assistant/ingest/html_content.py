@@ -151,7 +151,7 @@ def parse_page(html: str) -> Document:
     builder = _PageBlocks(_panel_titles(root))
     for event, node in _walk(root, atoms=_HEADING_TAGS | {"table", "button", "summary"}):
         builder.handle(event, node)
-    builder.flush()
+    builder.close()
     blocks, duplicates = _drop_repeats(_drop_listed_headings(builder.blocks, dropped), dropped)
     blocks, repeated = _drop_repeated_runs(blocks, dropped)
     blocks = _privacy_section(blocks, title, dropped)
@@ -642,6 +642,7 @@ class _PageBlocks:
         # after a single <br> is a line, and so is the one before it (its heading status is taken back).
         self._after_single_br = False
         self._retractable: tuple[int, str | None] | None = None  # (block index, the pseudo-heading before it)
+        self._last_plain: tuple[int, str | None] | None = None  # the last plain heading, as `_retractable` holds it
 
     def handle(self, event: str, node: LexborNode) -> None:
         tag = node.tag or ""
@@ -733,11 +734,18 @@ class _PageBlocks:
         if self._item_depth == 0 and not all_link and self._address_depth == 0 and (
                 plain or (all_bold and is_pseudo_heading(text))):
             if plain:
-                self._retractable = (len(self.blocks), self._outline.pseudo)
+                self._retractable = self._last_plain = (len(self.blocks), self._outline.pseudo)
             self._outline.open_pseudo(text)
             self.blocks.append(Block(text, self._outline.path, is_heading=True))
         else:
             self.blocks.append(Block(text, self._outline.path))
+
+    def close(self) -> None:
+        """Close the last block. A plain heading that ends the page heads nothing: it is a line of text (a closing
+        postal address reads as a title: "IPinfo Inc. 300 Lenora Street #516, Seattle, WA 98121, USA")."""
+        self.flush()
+        if self._last_plain is not None and self._last_plain[0] == len(self.blocks) - 1:
+            self._retract(*self._last_plain)
 
     def _retract(self, index: int, previous: str | None) -> None:
         """Make the plain heading at `index` (the last block) a line of text again."""

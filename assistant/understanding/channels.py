@@ -69,22 +69,29 @@ _NOT_AN_ADDRESS = re.compile(r"\b(?:we|you|our|your|us|is|are|was|may|will|can|p
 
 
 def address_line(text: str) -> bool:
-    """Whether a sentence reads as one line of a postal address."""
+    """Whether a sentence reads as one line of a postal address (not a label introducing one: "EU representative:")."""
     text = text.strip()
     return (0 < len(text.split()) <= ADDRESS_LINE_WORDS and text[:1].isalnum() and (text[:1].isupper() or text[:1].isdigit())
-            and not _NOT_AN_ADDRESS.search(text) and not text.endswith(("?", "!")))
+            and not _NOT_AN_ADDRESS.search(text) and not text.endswith(("?", "!", ":")))
+
+
+def block_line(text: str) -> bool:
+    """Whether a sentence can be one line of an address printed one line per sentence: an address line, or a line
+    holding a postal address itself ("Samsung House, 2000 Hillswood Drive, Chertsey, Surrey KT16 0RS")."""
+    return address_line(text) or (len(text.split()) <= 2 * ADDRESS_LINE_WORDS and not text.rstrip().endswith(":")
+                                  and any(c.kind == "postal" for c in channels_in(text)))
 
 
 def address_block(texts: list[str], index: int) -> list[int]:
     """The indexes of the postal address `texts[index]` belongs to, printed one line per sentence, in order: the
-    address lines around it that hold at least one postal channel between them; just `index` when it is no such
+    block lines around it that hold at least one postal channel between them; just `index` when it is no such
     line. `texts` are consecutive sentences of one section, in document order."""
-    if not address_line(texts[index]):
+    if not block_line(texts[index]):
         return [index]
     start, end = index, index
-    while start > 0 and address_line(texts[start - 1]):
+    while start > 0 and block_line(texts[start - 1]):
         start -= 1
-    while end + 1 < len(texts) and address_line(texts[end + 1]):
+    while end + 1 < len(texts) and block_line(texts[end + 1]):
         end += 1
     block = list(range(start, end + 1))
     postal = any(c.kind == "postal" for i in block for c in channels_in(texts[i]))

@@ -1,7 +1,8 @@
 """How-to and contact answers find the ways a policy gives: a route for rights requests in general serves each
-right it does not single out another from (after the right's own ways), a named page is a way, and a postal
-address printed one line per sentence is quoted and named whole. On a small policy of our own (none from an
-answers set)."""
+right it does not single out another from (after the right's own ways), a named page is a way, a postal address
+printed one line per sentence is quoted and named whole, a sentence sending you to "the address below" is answered
+by it, and an address naming the officer is the officer's way. On a small policy of our own and on two real contact
+sections (Valve's Steam policy, in no answers set; Samsung's, from blind2 long after its score)."""
 from __future__ import annotations
 
 import pytest
@@ -63,3 +64,63 @@ def test_steps_a_sentence_introduces_follow_it(juniper):
     assert "“Open the app and choose Delete account.”" in answer.headline, answer.headline
     assert [e.text for e in answer.evidence][:2] == ["Open the app and choose Delete account.",
                                                     "Ask our support team to delete it for you."]
+
+
+# The contact section of Valve's current Steam policy (Open Terms Archive, contrib-versions d6fb386), as printed: the
+# officer is named in one sentence, and the address comes further down, after a label ending in ":" for another one.
+STEAM_CONTACT = """# Privacy Policy
+
+## 8. Contact Info
+
+You can contact Valve's data protection officer at the address below.
+
+While we review any request sent by mail, please be aware that to combat fraud, harassment and identity theft, the
+only way to access, rectify or delete your data is through logging in with your Steam User Account at
+[http://help.steampowered.com](http://help.steampowered.com/).
+
+Valve Corporation  
+Att. Data Protection officer  
+P.O. Box 1688  
+Bellevue, WA 98009  
+
+EU representative for data protection questions:
+
+RIVACY GmbH  
+Mexikoring 33  
+22297 Hamburg, Germany
+"""
+
+
+def test_a_sentence_sending_you_to_the_address_below_is_answered_by_that_address(assistant, tmp_path):
+    steam = ingested(assistant, tmp_path, "steam", STEAM_CONTACT)
+    answer = steam.ask("How do I contact Valve's data protection officer?", policy="steam")
+    assert answer.headline.startswith("The steam policy gives its data protection officer"), answer.headline
+    assert "P.O. Box 1688, Bellevue, WA 98009" in answer.headline
+    assert "RIVACY" not in answer.headline  # the next address is another one's: its label ends the block
+
+
+# Samsung's contact section (blind2's copy, scored long ago): a way of its own in the supporting sentence, and the
+# officer's address after it (lines of one paragraph), its last line a whole address of nine words.
+SAMSUNG_CONTACT = """# Privacy
+
+## Contact us
+
+Samsung Electronics has offices across Europe, so we can ensure that your request or query will be handled by the
+data protection team based in your region.
+
+The easiest way to contact us is through our Privacy Support Page at https://www.samsung.com/request-desk.
+
+European Data Protection Officer  
+Samsung Electronics (UK) Limited  
+Samsung House, 2000 Hillswood Drive, Chertsey, Surrey KT16 0RS
+
+You can lodge a complaint with the relevant supervisory authority if you believe that our processing of your
+personal information is unlawful.
+"""
+
+
+def test_an_address_that_names_the_officer_is_the_officer_s_way(assistant, tmp_path):
+    samsung = ingested(assistant, tmp_path, "samsung", SAMSUNG_CONTACT)
+    answer = samsung.ask("How do I contact Samsung's data protection officer?", policy="samsung")
+    assert answer.headline.startswith("The samsung policy gives its data protection officer: by post: European Data "
+                                      "Protection Officer, Samsung Electronics (UK) Limited, Samsung House"), answer.headline

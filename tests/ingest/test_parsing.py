@@ -233,6 +233,16 @@ def test_markdown_headings_lists_and_raw_html() -> None:
     assert doc.title == "Privacy Policy"
 
 
+def test_a_line_that_reads_as_a_title_at_the_end_of_the_page_is_text_not_a_heading_of_nothing() -> None:
+    # IPinfo's current policy ends so (Open Terms Archive, contrib-versions d6fb386): the address was lost
+    doc = parse_markdown("## How You Can Contact Us\n\nPlease contact us at support@ipinfo.io or by mail at:\n\n"
+                         "IPinfo Inc. 300 Lenora Street #516, Seattle, WA 98121, USA")
+    assert rows(doc)[-1] == ("IPinfo Inc. 300 Lenora Street #516, Seattle, WA 98121, USA", ("How You Can Contact Us",),
+                             False)
+    # a real heading at the end stays one
+    assert rows(parse_markdown("Some text.\n\n## Appendix"))[-1] == ("Appendix", ("Appendix",), True)
+
+
 def test_text_headings_paragraphs_and_items() -> None:
     doc = parse_text(
         "PRIVACY POLICY\n\nThis policy explains\nwhat we do.\n\n1. Information We Collect\n\n"

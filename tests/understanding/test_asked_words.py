@@ -61,5 +61,5 @@ def test_it_agrees_with_a_reader_on_sentences_of_ten_policies_it_was_not_written
 
 
 def test_the_stem_frequencies_are_what_their_script_writes_from_the_bundled_corpus():
-    done = subprocess.run([sys.executable, "scripts/stem_frequencies.py", "--check"], cwd=ROOT)
+    done = subprocess.run([sys.executable, "scripts/stem_frequencies.py", "--check"], cwd=ROOT, check=False)
     assert done.returncode == 0, "lang/stem_frequencies.tsv differs from what scripts/stem_frequencies.py writes"

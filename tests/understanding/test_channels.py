@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from assistant.understanding.channels import address_block, channels_in, kinds
+from assistant.understanding.channels import address_block, block_line, channels_in, kinds
 from tests.support.paths import ROOT
 
 EXAMPLES = [(k.name, text, True) for k in kinds() for text in k.match] + [
@@ -62,3 +62,11 @@ def test_an_address_printed_one_line_per_sentence_is_one_block() -> None:
     assert address_block(lines, 2) == [1, 2, 3]
     assert address_block(lines, 4) == [4] and address_block(lines, 0) == [0]
     assert address_block(["Dublin 2, Ireland", "Cork, Ireland"], 0) == [0]  # no postal channel among the lines
+
+
+def test_a_line_holding_a_whole_postal_address_can_end_a_block_and_a_label_starts_another():
+    lines = ["European Data Protection Officer", "Samsung Electronics (UK) Limited",
+             "Samsung House, 2000 Hillswood Drive, Chertsey, Surrey KT16 0RS", "EU representative for data protection:",
+             "RIVACY GmbH"]
+    assert address_block(lines, 0) == [0, 1, 2]
+    assert not block_line("EU representative for data protection:")
