@@ -39,7 +39,7 @@ def test_the_checkouts_sets_are_found_by_name(monkeypatch):
 
 def test_an_unknown_set_is_a_one_line_error_naming_the_known_ones():
     for name in ("heldout99", "../dev", ""):
-        with pytest.raises(AssistantError, match=r"Unknown answers set .* \(known: dev, blind1, blind2, blind3, blind4, blind5, blind6, blind7, blind8, blind9, freedev, heldout1, ") as error:
+        with pytest.raises(AssistantError, match=r"Unknown answers set .* \(known: dev, blind1, blind2, blind3, blind4, blind5, blind6, blind7, blind8, blind9, blind10, freedev, heldout1, ") as error:
             find_set(name)
         assert "\n" not in str(error.value)
 
