@@ -345,10 +345,7 @@ def _grounded_support(ranking: EvidenceRanking, support: int | None, facet: Face
     if it names them all and speaks of the asked action (`understanding.frame.grounded`), else the best-ranked
     candidate that does; None when none does (the policy does not say). A denial must deny the asked action
     itself: "we do not sell biometric data" does not say whether they collect it."""
-    order = ([] if support is None else [support]) + sorted(
-        (i for i in range(len(ranking.ranked)) if i != support),
-        key=lambda i: -(ranking.ranked[i].selection_logit + ranking.ranked[i].answer_score))
-    for i in order:
+    for i in _chosen_then_best(ranking, support):
         sentence = ranking.ranked[i].sentence
         if not grounded(ranking.frame, sentence.text, sentence.section):
             continue
@@ -365,10 +362,15 @@ def _stating_support(ranking: EvidenceRanking, support: int | None) -> int | Non
     asked = asked_words(ranking.question, ranking.version.name)
     if not asked:  # nothing but generic words ("Can they do that?"): nothing to hold a sentence to
         return support
-    order = ([] if support is None else [support]) + sorted(
+    return next((i for i in _chosen_then_best(ranking, support)
+                 if states_asked(asked, ranking.ranked[i].sentence.text)), None)
+
+
+def _chosen_then_best(ranking: EvidenceRanking, support: int | None) -> list[int]:
+    """The chosen support first, then every other candidate by its selection logit plus its answer score."""
+    return ([] if support is None else [support]) + sorted(
         (i for i in range(len(ranking.ranked)) if i != support),
         key=lambda i: -(ranking.ranked[i].selection_logit + ranking.ranked[i].answer_score))
-    return next((i for i in order if states_asked(asked, ranking.ranked[i].sentence.text)), None)
 
 
 # How a headline says the asked action: (does, does not), in the third person.
